@@ -1,0 +1,43 @@
+//! The dataset format (`shared/spec/dataset.md`): validation and parsing of
+//! documents into the model, export back to documents, and the synthetic
+//! demo generator.
+
+// pub mod demo; (pending)
+pub mod export;
+pub mod validate;
+
+pub use export::to_json;
+
+use crate::model::Dataset;
+use validate::Problem;
+
+/// Adds a second document's data to `into` (for `import a.json b.json`).
+/// A user given twice must be given the same way; an event slug only once.
+pub fn merge(into: &mut Dataset, other: Dataset) -> Result<(), Vec<Problem>> {
+    let mut problems = Vec::new();
+    for (i, user) in other.users.into_iter().enumerate() {
+        match into.users.iter().find(|u| u.code == user.code) {
+            Some(existing) if format!("{existing:?}") != format!("{user:?}") => problems.push(Problem {
+                path: format!("users[{i}]"),
+                message: format!("user {:?} is also given, differently, in an earlier file", user.code),
+            }),
+            Some(_) => {}
+            None => into.users.push(user),
+        }
+    }
+    for (i, event) in other.events.into_iter().enumerate() {
+        if into.events.iter().any(|e| e.slug.eq_ignore_ascii_case(&event.slug)) {
+            problems.push(Problem {
+                path: format!("events[{i}].slug"),
+                message: format!("event {:?} is also in an earlier file", event.slug),
+            });
+        } else {
+            into.events.push(event);
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}

@@ -1,0 +1,274 @@
+//! Roles and visibility (behaviour.md §3 and the "Which" rules of §6), in one
+//! place. Every list, detail and nested object asks this module whether the
+//! caller may see a thing, so one rule decides everywhere: the answers shown
+//! in `/answers` are exactly those shown nested in submissions, speakers and
+//! reviews.
+
+use crate::model::*;
+
+use super::catalog::EventData;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Organiser,
+    Reviewer,
+    Public,
+}
+
+/// One caller's rights in one event, computed once per request.
+pub struct Access<'a> {
+    pub data: &'a EventData,
+    pub user: Option<&'a User>,
+    pub role: Role,
+    pub now: Timestamp,
+    phase: ReviewPhase,
+    /// The caller's `is_reviewer` teams of this event.
+    reviewer_teams: Vec<&'a Team>,
+    /// Reviewer may see speaker names (organisers always, the public never
+    /// beyond public talks).
+    pub names: bool,
+    /// Reviewer may see other reviewers' names.
+    pub reviewer_names: bool,
+    /// Reviewer may see other reviewers' reviews.
+    pub other_reviews: bool,
+}
+
+impl<'a> Access<'a> {
+    pub fn new(data: &'a EventData, user: Option<&'a User>, now: Timestamp) -> Self {
+        let event = &data.event;
+        let my_teams: Vec<&Team> = match user {
+            Some(u) => event.teams.iter().filter(|t| t.members.contains(&u.code)).collect(),
+            None => Vec::new(),
+        };
+        let role = match user {
+            Some(u) if u.is_administrator || my_teams.iter().any(|t| t.can_change_submissions) => {
+                Role::Organiser
+            }
+            Some(_) if my_teams.iter().any(|t| t.is_reviewer) => Role::Reviewer,
+            _ => Role::Public,
+        };
+        let reviewer_teams: Vec<&Team> = my_teams.into_iter().filter(|t| t.is_reviewer).collect();
+        // No active phase: dataset.md's phase defaults apply.
+        let phase = event.review_phase.clone().unwrap_or_default();
+        let (names, reviewer_names, other_reviews) = match role {
+            Role::Organiser => (true, true, true),
+            Role::Public => (false, false, false),
+            Role::Reviewer => {
+                let wrote = user.is_some_and(|u| data.reviewers_who_wrote.contains(&u.code));
+                (
+                    phase.can_see_speaker_names
+                        && !reviewer_teams.iter().all(|t| t.force_hide_speaker_names),
+                    phase.can_see_reviewer_names,
+                    match phase.can_see_other_reviews {
+                        OtherReviews::Always => true,
+                        OtherReviews::AfterReview => wrote,
+                        OtherReviews::Never => false,
+                    },
+                )
+            }
+        };
+        Access { data, user, role, now, phase, reviewer_teams, names, reviewer_names, other_reviews }
+    }
+
+    /// An event is visible when it is public or the caller has a role in it.
+    pub fn event_visible(&self) -> bool {
+        self.data.event.is_public || self.role != Role::Public
+    }
+
+    fn position(&self, sub: &Submission) -> Option<usize> {
+        self.data.submission_index.get(&sub.code).copied()
+    }
+
+    pub fn is_talk(&self, sub: &Submission) -> bool {
+        self.position(sub).is_some_and(|i| self.data.is_talk[i])
+    }
+
+    pub fn is_public_talk(&self, sub: &Submission) -> bool {
+        self.position(sub).is_some_and(|i| self.data.is_public_talk[i])
+    }
+
+    pub fn speaks_in(&self, sub: &Submission) -> bool {
+        self.user.is_some_and(|u| sub.speakers.contains(&u.code))
+    }
+
+    /// Reviewer access: assigned, or `proposal_visibility: all` and one of
+    /// their reviewer teams covers the track (no limit covers every track,
+    /// including none).
+    pub fn has_reviewer_access(&self, sub: &Submission) -> bool {
+        let Some(user) = self.user else { return false };
+        if self.role != Role::Reviewer {
+            return false;
+        }
+        if sub.assigned_reviewers.contains(&user.code) {
+            return true;
+        }
+        self.phase.proposal_visibility == ProposalVisibility::All
+            && self.reviewer_teams.iter().any(|t| {
+                t.limit_tracks.is_empty() || sub.track.is_some_and(|track| t.limit_tracks.contains(&track))
+            })
+    }
+
+    /// The caller's submission set (§6 Submissions).
+    pub fn sees_submission(&self, sub: &Submission) -> bool {
+        match self.role {
+            Role::Organiser => true,
+            Role::Reviewer => self.has_reviewer_access(sub) || self.is_public_talk(sub),
+            Role::Public => self.is_public_talk(sub),
+        }
+    }
+
+    /// Shown without speakers and with anonymised texts: not a public talk,
+    /// and either `anon` was passed or the caller is a reviewer without names.
+    pub fn anonymised(&self, sub: &Submission, anon_param: bool) -> bool {
+        !self.is_public_talk(sub) && (anon_param || (self.role == Role::Reviewer && !self.names))
+    }
+
+    /// Submissions the caller sees *with* their speakers, so speakers may be
+    /// linked to them.
+    pub fn sees_submission_named(&self, sub: &Submission) -> bool {
+        match self.role {
+            Role::Organiser => true,
+            Role::Reviewer if self.names => self.sees_submission(sub),
+            _ => self.is_public_talk(sub),
+        }
+    }
+
+    /// The speaker set (§6 Speakers): organisers every profile; others the
+    /// speakers of submissions they see with names.
+    pub fn sees_speaker(&self, user_code: &str) -> bool {
+        if self.data.profile_index.get(user_code).is_none() {
+            return false;
+        }
+        if self.role == Role::Organiser {
+            return true;
+        }
+        self.named_submissions_of(user_code).next().is_some()
+    }
+
+    /// The speaker's submissions the caller sees with names, by code.
+    pub fn named_submissions_of<'s>(&'s self, user_code: &str) -> impl Iterator<Item = &'a Submission> + 's {
+        let data = self.data;
+        data.submissions_of_speaker
+            .get(user_code)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &data.event.submissions[i])
+            .filter(move |s| self.sees_submission_named(s))
+    }
+
+    /// §6 Reviews.
+    pub fn sees_review(&self, review: &Review) -> bool {
+        let Some(sub) = self.data.submission(&review.submission) else { return false };
+        match self.role {
+            Role::Organiser => !self.speaks_in(sub),
+            Role::Reviewer => {
+                let own = self.user.is_some_and(|u| u.code == review.user);
+                own || (self.other_reviews && self.has_reviewer_access(sub) && !self.speaks_in(sub))
+            }
+            Role::Public => false,
+        }
+    }
+
+    /// Whether the review's author is named to the caller.
+    pub fn shows_reviewer_name(&self, review: &Review) -> bool {
+        self.role == Role::Organiser
+            || self.reviewer_names
+            || self.user.is_some_and(|u| u.code == review.user)
+    }
+
+    /// §6 Questions.
+    pub fn sees_question(&self, q: &Question) -> bool {
+        let public = q.active && q.is_public && self.data.schedule_public;
+        match self.role {
+            Role::Organiser => true,
+            Role::Reviewer => (q.active && q.is_visible_to_reviewers) || public,
+            Role::Public => public,
+        }
+    }
+
+    /// §6 Answers: one rule (public, reviewer or organiser) must allow both
+    /// the question and the owner; never a mix of two.
+    pub fn sees_answer(&self, a: &Answer) -> bool {
+        let Some(q) = self.data.question(a.question) else { return false };
+        if self.public_rule_allows(q, a) {
+            return true;
+        }
+        match self.role {
+            Role::Public => false,
+            Role::Reviewer => {
+                if !(q.active && q.is_visible_to_reviewers) {
+                    return false;
+                }
+                if let Some(code) = &a.submission {
+                    self.data.submission(code).is_some_and(|s| self.has_reviewer_access(s))
+                } else if let Some(person) = &a.person {
+                    self.names
+                        && self.data.profile_index.contains_key(person)
+                        && self.submissions_of(person).any(|s| self.has_reviewer_access(s))
+                } else if let Some(review) = a.review {
+                    self.data.review(review).is_some_and(|r| self.sees_review(r))
+                } else {
+                    false
+                }
+            }
+            Role::Organiser => {
+                if let Some(code) = &a.submission {
+                    self.data.submission(code).is_some()
+                } else if let Some(person) = &a.person {
+                    self.data.profile_index.contains_key(person)
+                } else if let Some(review) = a.review {
+                    self.data.review(review).is_some_and(|r| self.sees_review(r))
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    /// The public rule: an active public question while the schedule is
+    /// public, on a public talk or a speaker of one. Never on reviews.
+    fn public_rule_allows(&self, q: &Question, a: &Answer) -> bool {
+        if !(q.active && q.is_public && self.data.schedule_public) {
+            return false;
+        }
+        if let Some(code) = &a.submission {
+            self.data.submission(code).is_some_and(|s| self.is_public_talk(s))
+        } else if let Some(person) = &a.person {
+            self.data.profile_index.contains_key(person)
+                && self.submissions_of(person).any(|s| self.is_public_talk(s))
+        } else {
+            false
+        }
+    }
+
+    fn submissions_of<'s>(&'s self, user_code: &str) -> impl Iterator<Item = &'a Submission> + 's {
+        let data = self.data;
+        data.submissions_of_speaker
+            .get(user_code)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &data.event.submissions[i])
+    }
+
+    /// The tags are for organisers and reviewers only.
+    pub fn sees_tags(&self) -> bool {
+        self.role != Role::Public
+    }
+
+    /// A question is read-only once `freeze_after` has passed.
+    pub fn read_only(&self, q: &Question) -> bool {
+        q.freeze_after.is_some_and(|t| t <= self.now)
+    }
+
+    /// Must be answered right now.
+    pub fn required(&self, q: &Question) -> bool {
+        if self.read_only(q) {
+            return false;
+        }
+        match q.question_required.as_str() {
+            "required" => true,
+            "after_deadline" => q.deadline.is_some_and(|d| d <= self.now),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! The serving snapshot: every user and event of one storage generation,
+//! indexed for the lookups the endpoints make. It is immutable; an import
+//! produces a new generation and the next request builds a new catalog,
+//! re-using the events that did not change.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use chrono_tz::Tz;
+
+use crate::model::*;
+
+/// One event with its indexes. Positions are indexes into the event's vectors.
+#[derive(Debug)]
+pub struct EventData {
+    pub event: Event,
+    pub tz: Tz,
+    /// Event `is_public`, `show_schedule` and a released schedule (behaviour.md §3).
+    pub schedule_public: bool,
+    /// Submissions sorted by code (code-point order): the list order.
+    pub submissions_by_code: Vec<usize>,
+    pub submission_index: HashMap<String, usize>,
+    /// Lower-case code → position, for case-insensitive path lookups.
+    pub submission_lookup: HashMap<String, usize>,
+    /// Per submission (by position): has a visible slot on the released schedule.
+    pub is_talk: Vec<bool>,
+    /// Per submission: a talk, confirmed, while the schedule is public.
+    pub is_public_talk: Vec<bool>,
+    /// User code → positions of their submissions, sorted by code.
+    pub submissions_of_speaker: HashMap<String, Vec<usize>>,
+    /// Speaker profiles by user code.
+    pub profile_index: HashMap<String, usize>,
+    /// Profiles sorted by user code.
+    pub profiles_by_code: Vec<usize>,
+    pub type_index: HashMap<i64, usize>,
+    pub track_index: HashMap<i64, usize>,
+    pub room_index: HashMap<i64, usize>,
+    pub tag_index: HashMap<i64, usize>,
+    pub question_index: HashMap<i64, usize>,
+    pub review_index: HashMap<i64, usize>,
+    /// Answers sorted by id.
+    pub answers_by_id: Vec<usize>,
+    pub answer_index: HashMap<i64, usize>,
+    /// Owner → answer positions sorted by answer id.
+    pub answers_of_submission: HashMap<String, Vec<usize>>,
+    pub answers_of_person: HashMap<String, Vec<usize>>,
+    pub answers_of_review: HashMap<i64, Vec<usize>>,
+    /// Reviews sorted by (created, id).
+    pub reviews_ordered: Vec<usize>,
+    /// Users who wrote at least one review in this event.
+    pub reviewers_who_wrote: HashSet<String>,
+}
+
+fn index_by<T, K: std::hash::Hash + Eq>(items: &[T], key: impl Fn(&T) -> K) -> HashMap<K, usize> {
+    items.iter().enumerate().map(|(i, item)| (key(item), i)).collect()
+}
+
+fn group_by<T, K: std::hash::Hash + Eq>(
+    order: &[usize],
+    items: &[T],
+    key: impl Fn(&T) -> Option<K>,
+) -> HashMap<K, Vec<usize>> {
+    let mut out: HashMap<K, Vec<usize>> = HashMap::new();
+    for &i in order {
+        if let Some(k) = key(&items[i]) {
+            out.entry(k).or_default().push(i);
+        }
+    }
+    out
+}
+
+impl EventData {
+    pub fn new(event: Event) -> Self {
+        let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
+        let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
+        let subs = &event.submissions;
+
+        let mut submissions_by_code: Vec<usize> = (0..subs.len()).collect();
+        submissions_by_code.sort_by(|&a, &b| subs[a].code.cmp(&subs[b].code));
+        let is_talk: Vec<bool> = subs
+            .iter()
+            .map(|s| event.schedule.is_some() && s.slots.iter().any(|slot| slot.is_visible))
+            .collect();
+        let is_public_talk = subs
+            .iter()
+            .zip(&is_talk)
+            .map(|(s, &talk)| schedule_public && talk && s.state == "confirmed")
+            .collect();
+        let mut submissions_of_speaker: HashMap<String, Vec<usize>> = HashMap::new();
+        for &i in &submissions_by_code {
+            for speaker in &subs[i].speakers {
+                let list = submissions_of_speaker.entry(speaker.clone()).or_default();
+                if list.last() != Some(&i) {
+                    list.push(i);
+                }
+            }
+        }
+        let mut profiles_by_code: Vec<usize> = (0..event.speakers.len()).collect();
+        profiles_by_code.sort_by(|&a, &b| event.speakers[a].user.cmp(&event.speakers[b].user));
+
+        let answers = &event.answers;
+        let mut answers_by_id: Vec<usize> = (0..answers.len()).collect();
+        answers_by_id.sort_by_key(|&i| answers[i].id);
+        let reviews = &event.reviews;
+        let mut reviews_ordered: Vec<usize> = (0..reviews.len()).collect();
+        reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
+
+        EventData {
+            tz,
+            schedule_public,
+            submission_index: index_by(subs, |s| s.code.clone()),
+            submission_lookup: index_by(subs, |s| s.code.to_lowercase()),
+            submissions_by_code,
+            is_talk,
+            is_public_talk,
+            submissions_of_speaker,
+            profile_index: index_by(&event.speakers, |p| p.user.clone()),
+            profiles_by_code,
+            type_index: index_by(&event.submission_types, |t| t.id),
+            track_index: index_by(&event.tracks, |t| t.id),
+            room_index: index_by(&event.rooms, |r| r.id),
+            tag_index: index_by(&event.tags, |t| t.id),
+            question_index: index_by(&event.questions, |q| q.id),
+            review_index: index_by(reviews, |r| r.id),
+            answer_index: index_by(answers, |a| a.id),
+            answers_of_submission: group_by(&answers_by_id, answers, |a| a.submission.clone()),
+            answers_of_person: group_by(&answers_by_id, answers, |a| a.person.clone()),
+            answers_of_review: group_by(&answers_by_id, answers, |a| a.review),
+            answers_by_id,
+            reviews_ordered,
+            reviewers_who_wrote: reviews.iter().map(|r| r.user.clone()).collect(),
+            event,
+        }
+    }
+
+    pub fn submission(&self, code: &str) -> Option<&Submission> {
+        self.submission_index.get(code).map(|&i| &self.event.submissions[i])
+    }
+
+    pub fn question(&self, id: i64) -> Option<&Question> {
+        self.question_index.get(&id).map(|&i| &self.event.questions[i])
+    }
+
+    pub fn submission_type(&self, id: i64) -> Option<&SubmissionType> {
+        self.type_index.get(&id).map(|&i| &self.event.submission_types[i])
+    }
+
+    pub fn track(&self, id: i64) -> Option<&Track> {
+        self.track_index.get(&id).map(|&i| &self.event.tracks[i])
+    }
+
+    pub fn room(&self, id: i64) -> Option<&Room> {
+        self.room_index.get(&id).map(|&i| &self.event.rooms[i])
+    }
+
+    pub fn tag(&self, id: i64) -> Option<&Tag> {
+        self.tag_index.get(&id).map(|&i| &self.event.tags[i])
+    }
+
+    pub fn review(&self, id: i64) -> Option<&Review> {
+        self.review_index.get(&id).map(|&i| &self.event.reviews[i])
+    }
+
+    pub fn profile(&self, user: &str) -> Option<&SpeakerProfile> {
+        self.profile_index.get(user).map(|&i| &self.event.speakers[i])
+    }
+
+    /// The submission's duration, else its type's default.
+    pub fn duration(&self, sub: &Submission) -> i64 {
+        sub.duration
+            .or_else(|| self.submission_type(sub.submission_type).map(|t| t.default_duration))
+            .unwrap_or(0)
+    }
+}
+
+/// All users and events of one storage generation.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    pub generation: i64,
+    pub users: HashMap<String, User>,
+    /// SHA-256 hex of a token → user code.
+    pub token_owner: HashMap<String, String>,
+    /// Events sorted by `date_from` descending, then slug.
+    pub events: Vec<Arc<EventData>>,
+    /// Lower-case slug → position in `events`.
+    pub event_lookup: HashMap<String, usize>,
+    /// Slug → the storage generation each event was loaded at.
+    pub event_generations: HashMap<String, i64>,
+}
+
+impl Catalog {
+    pub fn new(generation: i64, users: Vec<User>, events: Vec<(Arc<EventData>, i64)>) -> Self {
+        let mut token_owner = HashMap::new();
+        for user in &users {
+            for hash in &user.token_hashes {
+                token_owner.insert(hash.clone(), user.code.clone());
+            }
+        }
+        let mut events = events;
+        events.sort_by(|(a, _), (b, _)| {
+            b.event
+                .date_from
+                .cmp(&a.event.date_from)
+                .then_with(|| a.event.slug.cmp(&b.event.slug))
+        });
+        let event_generations = events.iter().map(|(e, g)| (e.event.slug.clone(), *g)).collect();
+        let events: Vec<Arc<EventData>> = events.into_iter().map(|(e, _)| e).collect();
+        Catalog {
+            generation,
+            users: users.into_iter().map(|u| (u.code.clone(), u)).collect(),
+            token_owner,
+            event_lookup: events
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.event.slug.to_lowercase(), i))
+                .collect(),
+            events,
+            event_generations,
+        }
+    }
+
+    pub fn user_by_token(&self, token: &str) -> Option<&User> {
+        let code = self.token_owner.get(&hash_token(token))?;
+        self.users.get(code)
+    }
+
+    pub fn event(&self, slug: &str) -> Option<&Arc<EventData>> {
+        self.event_lookup.get(&slug.to_lowercase()).map(|&i| &self.events[i])
+    }
+
+    pub fn user(&self, code: &str) -> Option<&User> {
+        self.users.get(code)
+    }
+}

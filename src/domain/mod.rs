@@ -1,0 +1,11 @@
+//! The domain: what the service knows and who may see what.
+//!
+//! - [`catalog`]: the immutable, indexed snapshot requests are served from;
+//! - [`access`]: roles and every visibility rule, in one place;
+//! - [`views`]: the JSON object of each resource per role;
+//! - [`time`]: datetime rendering in the event's time zone.
+
+pub mod access;
+pub mod catalog;
+pub mod time;
+pub mod views;

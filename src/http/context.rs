@@ -1,0 +1,126 @@
+//! Per-request context: who is calling (set by the transport middleware
+//! from the `Authorization` header) and, for `/api/events/{event}/…`, the
+//! event with the caller's rights in it.
+
+use std::sync::Arc;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::Uri;
+
+use super::error::ApiError;
+use super::pagination::Pagination;
+use super::params::Params;
+use super::AppState;
+use crate::domain::access::Access;
+use crate::domain::catalog::{Catalog, EventData};
+use crate::domain::views::Renderer;
+use crate::model::{Timestamp, User};
+
+/// The authenticated caller and the catalog the request is served from.
+#[derive(Clone)]
+pub struct Caller {
+    pub catalog: Arc<Catalog>,
+    /// User code; None for anonymous callers.
+    pub user_code: Option<String>,
+    pub now: Timestamp,
+    /// Absolute URL of the request's own path, for `next`/`previous` links.
+    pub link_base: String,
+}
+
+impl Caller {
+    pub fn user(&self) -> Option<&User> {
+        self.user_code.as_deref().and_then(|code| self.catalog.user(code))
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &AppState) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<Caller>()
+            .cloned()
+            .ok_or_else(|| ApiError::Internal("the transport layer set no caller".into()))
+    }
+}
+
+/// The `{event}` segment of `/api/events/{event}/…`, percent-decoded.
+fn event_slug(uri: &Uri) -> Option<String> {
+    let mut segments = uri.path().split('/').filter(|s| !s.is_empty());
+    if segments.next() != Some("api") || segments.next() != Some("events") {
+        return None;
+    }
+    let raw = segments.next()?;
+    Some(percent_encoding::percent_decode_str(raw).decode_utf8_lossy().into_owned())
+}
+
+/// A request inside one event the caller may see.
+pub struct EventContext {
+    pub caller: Caller,
+    pub event: Arc<EventData>,
+    pub max_page_size: usize,
+}
+
+impl FromRequestParts<AppState> for EventContext {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let slug = event_slug(&parts.uri).ok_or(ApiError::NotFound)?;
+        let event = visible_event(&caller, &slug)?;
+        Ok(EventContext { caller, event, max_page_size: state.config.max_page_size })
+    }
+}
+
+/// The event, if it exists and the caller may see it; the same 403 otherwise.
+fn visible_event(caller: &Caller, slug: &str) -> Result<Arc<EventData>, ApiError> {
+    let event = caller.catalog.event(slug).ok_or(ApiError::EventNotVisible)?;
+    if Access::new(event, caller.user(), caller.now).event_visible() {
+        Ok(event.clone())
+    } else {
+        Err(ApiError::EventNotVisible)
+    }
+}
+
+impl EventContext {
+    pub fn access(&self) -> Access<'_> {
+        Access::new(&self.event, self.caller.user(), self.caller.now)
+    }
+
+    pub fn renderer<'a>(&'a self, access: &'a Access<'a>) -> Renderer<'a> {
+        Renderer { access, users: &self.caller.catalog.users }
+    }
+
+    pub fn pagination(&self, params: &mut Params, default_size: usize) -> Pagination {
+        Pagination::from_params(params, default_size, self.max_page_size)
+    }
+}
+
+/// Unknown paths: 404, except inside an event the caller may not see (403,
+/// so that the existence of events does not leak through sub-paths).
+pub async fn fallback(caller: Caller, uri: Uri) -> ApiError {
+    match event_slug(&uri) {
+        Some(slug) => match visible_event(&caller, &slug) {
+            Ok(_) => ApiError::NotFound,
+            Err(err) => err,
+        },
+        None => ApiError::NotFound,
+    }
+}
+
+impl Caller {
+    /// Renders the requested page of `items` into the list envelope.
+    pub fn page<T, R: serde::Serialize>(
+        &self,
+        params: &Params,
+        pagination: Pagination,
+        items: &[T],
+        render: impl FnMut(&T) -> R,
+    ) -> super::ApiResult {
+        let window = pagination.window(items.len())?;
+        let results: Vec<R> = items[window].iter().map(render).collect();
+        Ok(super::json(&pagination.page(items.len(), results, &self.link_base, params)))
+    }
+}

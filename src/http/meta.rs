@@ -1,0 +1,130 @@
+//! `/api/`, `/api/me`, `/api/openapi.json` and `/healthz`.
+
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde_json::{json, Map, Value};
+
+use super::context::Caller;
+use super::{json, ApiResult, Endpoint};
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint { path: "/api", summary: "The endpoints of this API", params: &[], list: false, handler: get(root) },
+        Endpoint {
+            path: "/api/me",
+            summary: "The caller (nulls when anonymous)",
+            params: &[],
+            list: false,
+            handler: get(me),
+        },
+        Endpoint {
+            path: "/api/openapi.json",
+            summary: "This API as an OpenAPI 3.1 document",
+            params: &[],
+            list: false,
+            handler: get(openapi_handler),
+        },
+    ]
+}
+
+async fn root() -> ApiResult {
+    let endpoints: Vec<Value> = super::endpoints()
+        .iter()
+        .map(|e| json!({"path": format!("{}/", e.path), "summary": e.summary}))
+        .collect();
+    Ok(json(&json!({
+        "name": "confapi",
+        "version": env!("CARGO_PKG_VERSION"),
+        "documentation": "/api/openapi.json",
+        "endpoints": endpoints,
+    })))
+}
+
+async fn me(caller: Caller) -> ApiResult {
+    let body = match caller.user() {
+        Some(user) => json!({"name": user.name, "email": user.email, "locale": user.locale, "timezone": user.timezone}),
+        None => json!({"name": null, "email": null, "locale": null, "timezone": null}),
+    };
+    Ok(json(&body))
+}
+
+async fn openapi_handler() -> ApiResult {
+    Ok(json(&super::openapi_document()))
+}
+
+pub async fn healthz() -> impl IntoResponse {
+    (StatusCode::OK, "ok\n")
+}
+
+const PAGINATION: [(&str, &str); 4] = [
+    ("page", "1-based page number (page style)"),
+    ("page_size", "Items per page in the page style"),
+    ("limit", "Items per page (limit/offset style)"),
+    ("offset", "Items to skip (limit/offset style)"),
+];
+
+/// Builds the OpenAPI document from the endpoint list.
+pub fn openapi(endpoints: &[Endpoint]) -> Value {
+    let mut paths = Map::new();
+    for endpoint in endpoints {
+        let mut parameters: Vec<Value> = Vec::new();
+        for segment in endpoint.path.split('/') {
+            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+            }
+        }
+        let pagination: &[(&str, &str)] = if endpoint.list { &PAGINATION } else { &[] };
+        for (name, description) in endpoint.params.iter().chain(pagination) {
+            parameters.push(json!({"name": name, "in": "query", "required": false,
+                                   "description": description, "schema": {"type": "string"}}));
+        }
+        let ok_schema = if endpoint.list {
+            json!({"$ref": "#/components/schemas/Page"})
+        } else {
+            json!({"type": "object"})
+        };
+        paths.insert(
+            format!("{}/", endpoint.path),
+            json!({"get": {
+                "summary": endpoint.summary,
+                "parameters": parameters,
+                "responses": {
+                    "200": {"description": "OK", "content": {"application/json": {"schema": ok_schema}}},
+                    "400": {"$ref": "#/components/responses/BadParameters"},
+                    "401": {"$ref": "#/components/responses/Error"},
+                    "403": {"$ref": "#/components/responses/Error"},
+                    "404": {"$ref": "#/components/responses/Error"},
+                }
+            }}),
+        );
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "confapi",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Read API of a conference call-for-proposals and scheduling system, compatible with the pretalx API. Every path also works without its trailing slash.",
+        },
+        "components": {
+            "securitySchemes": {"token": {"type": "apiKey", "in": "header", "name": "Authorization",
+                                           "description": "`Token <key>`, `Bearer <key>` or the bare key"}},
+            "schemas": {
+                "Page": {"type": "object", "required": ["count", "next", "previous", "results"], "properties": {
+                    "count": {"type": "integer"},
+                    "next": {"type": ["string", "null"], "format": "uri"},
+                    "previous": {"type": ["string", "null"], "format": "uri"},
+                    "results": {"type": "array", "items": {"type": "object"}},
+                }},
+                "Error": {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}},
+            },
+            "responses": {
+                "Error": {"description": "Error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                "BadParameters": {"description": "Bad query parameters, one key each",
+                    "content": {"application/json": {"schema": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}}}},
+            },
+        },
+        "security": [{}, {"token": []}],
+        "paths": paths,
+    })
+}

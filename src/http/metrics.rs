@@ -1,0 +1,79 @@
+//! `/metrics`: request counts by status and a latency histogram, in the
+//! Prometheus text format.
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use super::AppState;
+
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 10] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5];
+const CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
+
+#[derive(Default)]
+pub struct Metrics {
+    by_class: [AtomicU64; 5],
+    buckets: [AtomicU64; BUCKETS.len()],
+    count: AtomicU64,
+    sum_micros: AtomicU64,
+}
+
+impl Metrics {
+    pub fn record(&self, status: StatusCode, elapsed: Duration) {
+        let class = (status.as_u16() / 100).clamp(1, 5) as usize - 1;
+        self.by_class[class].fetch_add(1, Ordering::Relaxed);
+        let seconds = elapsed.as_secs_f64();
+        for (bound, bucket) in BUCKETS.iter().zip(&self.buckets) {
+            if seconds <= *bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.sum_micros.fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    fn text(&self, generation: i64) -> String {
+        let mut out = String::new();
+        out.push_str("# HELP confapi_requests_total HTTP requests answered, by status class.\n");
+        out.push_str("# TYPE confapi_requests_total counter\n");
+        for (class, counter) in CLASSES.iter().zip(&self.by_class) {
+            let _ = writeln!(out, "confapi_requests_total{{status=\"{class}\"}} {}", counter.load(Ordering::Relaxed));
+        }
+        out.push_str("# HELP confapi_request_duration_seconds Time to answer a request.\n");
+        out.push_str("# TYPE confapi_request_duration_seconds histogram\n");
+        for (bound, bucket) in BUCKETS.iter().zip(&self.buckets) {
+            let _ = writeln!(
+                out,
+                "confapi_request_duration_seconds_bucket{{le=\"{bound}\"}} {}",
+                bucket.load(Ordering::Relaxed)
+            );
+        }
+        let count = self.count.load(Ordering::Relaxed);
+        let _ = writeln!(out, "confapi_request_duration_seconds_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(
+            out,
+            "confapi_request_duration_seconds_sum {}",
+            self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6
+        );
+        let _ = writeln!(out, "confapi_request_duration_seconds_count {count}");
+        out.push_str("# HELP confapi_data_generation Storage generation of the data being served.\n");
+        out.push_str("# TYPE confapi_data_generation gauge\n");
+        let _ = writeln!(out, "confapi_data_generation {generation}");
+        out
+    }
+}
+
+pub async fn render(State(state): State<AppState>) -> Response {
+    let generation = state.cache.cached_generation();
+    let mut response = state.metrics.text(generation).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+    );
+    response
+}

@@ -1,0 +1,150 @@
+//! The HTTP layer: routing, the transport rules every response follows
+//! (behaviour.md §1, §2), and one module per resource.
+//!
+//! Each resource module exposes `endpoints()`: the path, its documentation
+//! and its handler together. The router, `GET /api/` and the OpenAPI
+//! document are all built from that one list, so they cannot disagree.
+
+mod answers;
+mod context;
+pub mod error;
+mod events;
+mod meta;
+mod metrics;
+pub mod pagination;
+pub mod params;
+mod questions;
+mod reviews;
+mod rooms;
+mod speakers;
+mod submissions;
+mod tags;
+mod transport;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use axum::Router;
+use serde::Serialize;
+
+use crate::cache::CatalogCache;
+
+pub use context::{Caller, EventContext};
+
+/// Settings of a running server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Public base URL for links (`https://cfp.example.org`); None: taken
+    /// from each request's Host.
+    pub base_url: Option<String>,
+    pub max_page_size: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { base_url: None, max_page_size: 1000 }
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub cache: Arc<CatalogCache>,
+    pub config: Arc<Config>,
+    pub metrics: Arc<metrics::Metrics>,
+}
+
+/// One documented endpoint.
+pub struct Endpoint {
+    /// The path without its trailing slash, in axum syntax (`/api/events/{event}`).
+    pub path: &'static str,
+    pub summary: &'static str,
+    /// Query parameters: (name, description).
+    pub params: &'static [(&'static str, &'static str)],
+    /// A paginated list (adds the pagination parameters and envelope).
+    pub list: bool,
+    pub handler: MethodRouter<AppState>,
+}
+
+fn endpoints() -> Vec<Endpoint> {
+    let mut all = Vec::new();
+    all.extend(meta::endpoints());
+    all.extend(events::endpoints());
+    all.extend(submissions::endpoints());
+    all.extend(speakers::endpoints());
+    all.extend(questions::endpoints());
+    all.extend(answers::endpoints());
+    all.extend(reviews::endpoints());
+    all.extend(rooms::endpoints());
+    all.extend(tags::endpoints());
+    all
+}
+
+pub fn router(state: AppState) -> Router {
+    let mut router = Router::new();
+    for endpoint in endpoints() {
+        // Every path answers with and without its trailing slash, the same
+        // way and without a redirect (clients use both shapes).
+        router = router
+            .route(endpoint.path, endpoint.handler.clone())
+            .route(&format!("{}/", endpoint.path), endpoint.handler);
+    }
+    router
+        .route("/healthz", axum::routing::get(meta::healthz))
+        .route("/healthz/", axum::routing::get(meta::healthz))
+        .route("/metrics", axum::routing::get(metrics::render))
+        .route("/metrics/", axum::routing::get(metrics::render))
+        .fallback(context::fallback)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), transport::transport))
+        .with_state(state)
+}
+
+/// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
+pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+    tracing::info!("shutting down");
+}
+
+pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
+}
+
+/// A 200 JSON response.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> Response {
+    let mut response = json_bytes(value).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+pub type ApiResult = Result<Response, error::ApiError>;
+
+/// The OpenAPI 3.1 document of every endpoint.
+pub fn openapi_document() -> serde_json::Value {
+    meta::openapi(&endpoints())
+}

@@ -1,0 +1,75 @@
+//! `/questions` (behaviour.md §6 "Questions").
+
+use axum::extract::Path;
+use axum::routing::get;
+
+use super::context::EventContext;
+use super::error::ApiError;
+use super::pagination::DEFAULT_PAGE_SIZE;
+use super::params::{matches_all_terms, path_id, Params};
+use super::{json, ApiResult, Endpoint};
+use crate::model::{Question, TARGETS, VARIANTS};
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint {
+            path: "/api/events/{event}/questions",
+            summary: "Questions the caller may see, by position",
+            params: &[
+                ("q", "Search terms in the question text, any language"),
+                ("target", "submission, speaker or reviewer"),
+                ("variant", "The question variant"),
+                ("is_public", "true or false"),
+                ("is_visible_to_reviewers", "true or false"),
+            ],
+            list: true,
+            handler: get(list),
+        },
+        Endpoint {
+            path: "/api/events/{event}/questions/{id}",
+            summary: "One question",
+            params: &[],
+            list: false,
+            handler: get(detail),
+        },
+    ]
+}
+
+/// The caller's questions, by position then id.
+fn visible<'a>(ctx: &'a EventContext, access: &crate::domain::access::Access) -> Vec<&'a Question> {
+    let mut questions: Vec<&Question> = ctx.event.event.questions.iter().filter(|q| access.sees_question(q)).collect();
+    questions.sort_by_key(|q| (q.position, q.id));
+    questions
+}
+
+async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+    let terms = params.search_terms();
+    let target = params.choice("target", &TARGETS);
+    let variant = params.choice("variant", &VARIANTS);
+    let is_public = params.boolean("is_public");
+    let to_reviewers = params.boolean("is_visible_to_reviewers");
+    let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
+    params.check()?;
+    let access = ctx.access();
+    let items: Vec<&Question> = visible(&ctx, &access)
+        .into_iter()
+        .filter(|q| terms.as_ref().is_none_or(|t| matches_all_terms(t, q.question.texts())))
+        .filter(|q| target.as_ref().is_none_or(|t| *t == q.target))
+        .filter(|q| variant.as_ref().is_none_or(|v| *v == q.variant))
+        .filter(|q| is_public.is_none_or(|p| p == q.is_public))
+        .filter(|q| to_reviewers.is_none_or(|r| r == q.is_visible_to_reviewers))
+        .collect();
+    let renderer = ctx.renderer(&access);
+    ctx.caller.page(&params, pagination, &items, |q| renderer.question(q))
+}
+
+async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
+    let access = ctx.access();
+    let id = path_id(&id)?;
+    let question = ctx
+        .event
+        .question(id)
+        .filter(|q| access.sees_question(q))
+        .ok_or(ApiError::NotFound)?;
+    Ok(json(&ctx.renderer(&access).question(question)))
+}

@@ -1,0 +1,55 @@
+//! `/reviews` (behaviour.md §6 "Reviews").
+
+use axum::extract::Path;
+use axum::routing::get;
+
+use super::context::EventContext;
+use super::error::ApiError;
+use super::pagination::DEFAULT_PAGE_SIZE;
+use super::params::{path_id, Params};
+use super::{json, ApiResult, Endpoint};
+use crate::model::Review;
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint {
+            path: "/api/events/{event}/reviews",
+            summary: "Reviews the caller may see, by creation time",
+            params: &[("submission__code", "Only reviews of this submission")],
+            list: true,
+            handler: get(list),
+        },
+        Endpoint {
+            path: "/api/events/{event}/reviews/{id}",
+            summary: "One review",
+            params: &[],
+            list: false,
+            handler: get(detail),
+        },
+    ]
+}
+
+async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+    let submission = params.get("submission__code").map(str::to_lowercase);
+    let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
+    params.check()?;
+    let access = ctx.access();
+    let reviews = &ctx.event.event.reviews;
+    let items: Vec<&Review> = ctx
+        .event
+        .reviews_ordered
+        .iter()
+        .map(|&i| &reviews[i])
+        .filter(|r| submission.as_ref().is_none_or(|code| r.submission.to_lowercase() == *code))
+        .filter(|r| access.sees_review(r))
+        .collect();
+    let renderer = ctx.renderer(&access);
+    ctx.caller.page(&params, pagination, &items, |r| renderer.review(r))
+}
+
+async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
+    let access = ctx.access();
+    let id = path_id(&id)?;
+    let review = ctx.event.review(id).filter(|r| access.sees_review(r)).ok_or(ApiError::NotFound)?;
+    Ok(json(&ctx.renderer(&access).review(review)))
+}

@@ -1,0 +1,79 @@
+//! `/speakers` (behaviour.md §6 "Speakers").
+
+use axum::extract::Path;
+use axum::routing::get;
+
+use super::context::EventContext;
+use super::error::ApiError;
+use super::pagination::DEFAULT_PAGE_SIZE;
+use super::params::{matches_all_terms, Params};
+use super::{json, ApiResult, Endpoint};
+use crate::domain::access::Role;
+use crate::model::SpeakerProfile;
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint {
+            path: "/api/events/{event}/speakers",
+            summary: "Speakers the caller may see",
+            params: &[
+                ("q", "Search terms in the name (organisers: also the e-mail)"),
+                ("questions", "`all` or comma-separated question ids: include those answers"),
+            ],
+            list: true,
+            handler: get(list),
+        },
+        Endpoint {
+            path: "/api/events/{event}/speakers/{code}",
+            summary: "One speaker",
+            params: &[("questions", "`all` or comma-separated question ids: include those answers")],
+            list: false,
+            handler: get(detail),
+        },
+    ]
+}
+
+async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+    let selector = params.question_selector();
+    let terms = params.search_terms();
+    let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
+    params.check()?;
+    let access = ctx.access();
+    let users = &ctx.caller.catalog.users;
+    let profiles = &ctx.event.event.speakers;
+    let items: Vec<&SpeakerProfile> = ctx
+        .event
+        .profiles_by_code
+        .iter()
+        .map(|&i| &profiles[i])
+        .filter(|p| access.sees_speaker(&p.user))
+        .filter(|p| match (&terms, users.get(&p.user)) {
+            (None, _) => true,
+            (Some(terms), Some(user)) => {
+                // Only organisers may search by e-mail.
+                let email = (access.role == Role::Organiser).then_some(user.email.as_str());
+                matches_all_terms(terms, std::iter::once(user.name.as_str()).chain(email))
+            }
+            (Some(_), None) => false,
+        })
+        .collect();
+    let renderer = ctx.renderer(&access);
+    ctx.caller.page(&params, pagination, &items, |p| renderer.speaker(p, &selector))
+}
+
+async fn detail(ctx: EventContext, mut params: Params, Path((_, code)): Path<(String, String)>) -> ApiResult {
+    let selector = params.question_selector();
+    params.check()?;
+    let access = ctx.access();
+    let code = code.to_lowercase();
+    let profile = ctx
+        .event
+        .event
+        .speakers
+        .iter()
+        .find(|p| p.user.to_lowercase() == code)
+        .filter(|p| access.sees_speaker(&p.user))
+        .ok_or(ApiError::NotFound)?;
+    let view = ctx.renderer(&access).speaker(profile, &selector).ok_or(ApiError::NotFound)?;
+    Ok(json(&view))
+}

@@ -1,0 +1,173 @@
+//! `/submissions` and `/talks` (behaviour.md §6 "Submissions and talks"):
+//! one implementation, talks being the caller's submissions that are talks.
+
+use axum::extract::Path;
+use axum::routing::get;
+
+use super::context::EventContext;
+use super::error::ApiError;
+use super::pagination::DEFAULT_PAGE_SIZE;
+use super::params::{digits_id, matches_all_terms, Params};
+use super::{json, ApiResult, Endpoint};
+use crate::domain::access::Access;
+use crate::domain::views::shown_texts;
+use crate::model::{Submission, STATES};
+
+const LIST_PARAMS: &[(&str, &str)] = &[
+    ("q", "Search terms; each must occur in the title or a speaker's name"),
+    ("state", "Only these states (repeatable)"),
+    ("submission_type", "Only this submission type id"),
+    ("content_locale", "Only this content language"),
+    ("is_featured", "true or false"),
+    ("questions", "`all` or comma-separated question ids: include those answers"),
+    ("anon", "Any value: show the anonymised view"),
+];
+const DETAIL_PARAMS: &[(&str, &str)] = &[
+    ("questions", "`all` or comma-separated question ids: include those answers"),
+    ("anon", "Any value: show the anonymised view"),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Submissions,
+    Talks,
+}
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint {
+            path: "/api/events/{event}/submissions",
+            summary: "Submissions the caller may see",
+            params: LIST_PARAMS,
+            list: true,
+            handler: get(|ctx, params| list(ctx, params, Kind::Submissions)),
+        },
+        Endpoint {
+            path: "/api/events/{event}/submissions/{code}",
+            summary: "One submission",
+            params: DETAIL_PARAMS,
+            list: false,
+            handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Submissions)),
+        },
+        Endpoint {
+            path: "/api/events/{event}/talks",
+            summary: "Scheduled submissions (talks) the caller may see",
+            params: LIST_PARAMS,
+            list: true,
+            handler: get(|ctx, params| list(ctx, params, Kind::Talks)),
+        },
+        Endpoint {
+            path: "/api/events/{event}/talks/{code}",
+            summary: "One talk",
+            params: DETAIL_PARAMS,
+            list: false,
+            handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Talks)),
+        },
+    ]
+}
+
+fn in_set(access: &Access, sub: &Submission, kind: Kind) -> bool {
+    access.sees_submission(sub) && (kind == Kind::Submissions || access.is_talk(sub))
+}
+
+struct Filters {
+    terms: Option<Vec<String>>,
+    states: Vec<String>,
+    submission_type: Option<i64>,
+    content_locale: Option<String>,
+    is_featured: Option<bool>,
+}
+
+impl Filters {
+    fn parse(params: &mut Params, ctx: &EventContext) -> Self {
+        let states: Vec<String> = params.get_all("state").into_iter().map(str::to_string).collect();
+        for state in &states {
+            if !STATES.contains(&state.as_str()) {
+                params.error("state", format!("Select a valid choice. {state} is not one of the available choices."));
+            }
+        }
+        let submission_type = match params.get("submission_type").map(str::to_string) {
+            None => None,
+            Some(raw) => match digits_id(&raw).filter(|id| ctx.event.type_index.contains_key(id)) {
+                Some(id) => Some(id),
+                None => {
+                    params.error("submission_type", format!("Select a valid choice. {raw} is not one of the available choices."));
+                    None
+                }
+            },
+        };
+        Filters {
+            terms: params.search_terms(),
+            states,
+            submission_type,
+            content_locale: params.get("content_locale").map(str::to_string),
+            is_featured: params.boolean("is_featured"),
+        }
+    }
+
+    fn matches(&self, access: &Access, users: &std::collections::HashMap<String, crate::model::User>, sub: &Submission, anon: bool) -> bool {
+        if !self.states.is_empty() && !self.states.contains(&sub.state) {
+            return false;
+        }
+        if self.submission_type.is_some_and(|t| t != sub.submission_type) {
+            return false;
+        }
+        if self.content_locale.as_ref().is_some_and(|l| *l != sub.content_locale) {
+            return false;
+        }
+        if self.is_featured.is_some_and(|f| f != sub.is_featured) {
+            return false;
+        }
+        if let Some(terms) = &self.terms {
+            // The anonymised view searches what it shows: the shown title, no names.
+            let anonymised = access.anonymised(sub, anon);
+            let title = shown_texts(sub, anonymised).title;
+            let names = sub
+                .speakers
+                .iter()
+                .filter(|_| !anonymised)
+                .filter_map(|code| users.get(code))
+                .map(|u| u.name.as_str());
+            if !matches_all_terms(terms, std::iter::once(title).chain(names)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
+    let filters = Filters::parse(&mut params, &ctx);
+    let selector = params.question_selector();
+    let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
+    params.check()?;
+    let anon = params.get("anon").is_some();
+
+    let access = ctx.access();
+    let users = &ctx.caller.catalog.users;
+    let subs = &ctx.event.event.submissions;
+    let items: Vec<&Submission> = ctx
+        .event
+        .submissions_by_code
+        .iter()
+        .map(|&i| &subs[i])
+        .filter(|s| in_set(&access, s, kind) && filters.matches(&access, users, s, anon))
+        .collect();
+    let renderer = ctx.renderer(&access);
+    ctx.caller.page(&params, pagination, &items, |s| renderer.submission(s, anon, &selector))
+}
+
+async fn detail(ctx: EventContext, mut params: Params, Path((_, code)): Path<(String, String)>, kind: Kind) -> ApiResult {
+    let selector = params.question_selector();
+    params.check()?;
+    let anon = params.get("anon").is_some();
+    let access = ctx.access();
+    let sub = ctx
+        .event
+        .submission_lookup
+        .get(&code.to_lowercase())
+        .map(|&i| &ctx.event.event.submissions[i])
+        .filter(|s| in_set(&access, s, kind))
+        .ok_or(ApiError::NotFound)?;
+    Ok(json(&ctx.renderer(&access).submission(sub, anon, &selector)))
+}

@@ -1,0 +1,160 @@
+//! The rules every response follows (behaviour.md §1, §2, §7), applied once
+//! around all handlers: OPTIONS preflight, authentication before anything
+//! else, 405 for other methods, HEAD, the common headers, `ETag` with
+//! `If-None-Match`, metrics and one log line per request.
+
+use std::time::Instant;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::context::Caller;
+use super::error::ApiError;
+use super::AppState;
+use crate::domain::catalog::Catalog;
+
+pub async fn transport(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+
+    let mut response = handle(&state, request, next).await;
+
+    let headers = response.headers_mut();
+    headers.insert(header::VARY, HeaderValue::from_static("Accept, Authorization"));
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+
+    let status = response.status();
+    let elapsed = started.elapsed();
+    state.metrics.record(status, elapsed);
+    if status.is_server_error() {
+        tracing::error!(%method, %path, status = status.as_u16(), micros = elapsed.as_micros() as u64, "request failed");
+    } else {
+        tracing::info!(%method, %path, status = status.as_u16(), micros = elapsed.as_micros() as u64, "request");
+    }
+    response
+}
+
+fn is_probe(path: &str) -> bool {
+    matches!(path.trim_end_matches('/'), "/healthz" | "/metrics")
+}
+
+async fn handle(state: &AppState, mut request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    if method == Method::OPTIONS {
+        // Preflight: always allowed, never authenticated.
+        let mut response = StatusCode::NO_CONTENT.into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("Authorization, Content-Type"));
+        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, HEAD, OPTIONS"));
+        headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, OPTIONS"));
+        return response;
+    }
+    if is_probe(request.uri().path()) {
+        *request.method_mut() = Method::GET;
+        return next.run(request).await;
+    }
+
+    let catalog = match state.cache.current().await {
+        Ok(catalog) => catalog,
+        Err(err) => return ApiError::from(err).into_response(),
+    };
+    // Authentication comes first: a bad token is 401 even on a POST.
+    let user_code = match authenticate(request.headers(), &catalog) {
+        Ok(user) => user,
+        Err(err) => return err.into_response(),
+    };
+    if method != Method::GET && method != Method::HEAD {
+        return ApiError::MethodNotAllowed(method.to_string()).into_response();
+    }
+    let link_base = format!("{}{}", base_url(state, request.headers()), request.uri().path());
+    request.extensions_mut().insert(Caller {
+        catalog,
+        user_code,
+        now: chrono::Utc::now(),
+        link_base,
+    });
+    // HEAD runs the GET handler, so status and headers (ETag included) match.
+    *request.method_mut() = Method::GET;
+    let if_none_match = request.headers().get(header::IF_NONE_MATCH).cloned();
+
+    let response = next.run(request).await;
+    let response = if response.status() == StatusCode::OK {
+        with_etag(response, if_none_match).await
+    } else {
+        response
+    };
+    if method == Method::HEAD {
+        let (parts, _) = response.into_parts();
+        return Response::from_parts(parts, Body::empty());
+    }
+    response
+}
+
+/// `Token <key>`, `Bearer <key>` (keyword in any case) or a bare key.
+/// No header: anonymous. Anything else: 401.
+fn authenticate(headers: &HeaderMap, catalog: &Catalog) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let text = value.to_str().map_err(|_| ApiError::InvalidToken)?;
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let is_keyword = |word: &str| word.eq_ignore_ascii_case("token") || word.eq_ignore_ascii_case("bearer");
+    let key = match parts.as_slice() {
+        [key] if !is_keyword(key) => *key,
+        [keyword, key] if is_keyword(keyword) => *key,
+        _ => return Err(ApiError::InvalidToken),
+    };
+    catalog
+        .user_by_token(key)
+        .map(|user| Some(user.code.clone()))
+        .ok_or(ApiError::InvalidToken)
+}
+
+/// The configured base URL, else the request's scheme and Host.
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(base) = &state.config.base_url {
+        return base.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let scheme = headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+        .filter(|p| *p == "https" || *p == "http")
+        .unwrap_or("http");
+    format!("{scheme}://{host}")
+}
+
+/// A strong ETag from the body; a matching `If-None-Match` gives 304.
+async fn with_etag(response: Response, if_none_match: Option<HeaderValue>) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let bytes: Bytes = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => bytes,
+        Err(err) => return ApiError::Internal(format!("reading a response body: {err}")).into_response(),
+    };
+    let etag = format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(&bytes));
+    let matches = if_none_match
+        .as_ref()
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|tag| tag.trim().trim_start_matches("W/"))
+                .any(|tag| tag == etag || tag == "*")
+        });
+    parts.headers.insert(
+        header::ETAG,
+        HeaderValue::from_str(&etag).expect("hex in quotes is a valid header value"),
+    );
+    if matches {
+        parts.status = StatusCode::NOT_MODIFIED;
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, Body::empty());
+    }
+    Response::from_parts(parts, Body::from(bytes))
+}

@@ -1,0 +1,264 @@
+//! The `confapi` command line: serve, import, export, validate, demo.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use confapi::cache::CatalogCache;
+use confapi::dataset::{self, demo, validate};
+use confapi::http::{self, AppState, Config};
+use confapi::model::Dataset;
+use confapi::storage;
+
+#[derive(Parser)]
+#[command(name = "confapi", version, about = "Read API of a conference CfP and scheduling system (pretalx-compatible)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const DEFAULT_DB: &str = "sqlite://confapi.db";
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API.
+    Serve {
+        /// Database URL (sqlite://FILE).
+        #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
+        db: String,
+        /// Address to listen on.
+        #[arg(long, env = "CONFAPI_LISTEN", default_value = "127.0.0.1:8000")]
+        listen: String,
+        /// Public base URL for links (default: from each request's Host).
+        #[arg(long, env = "CONFAPI_BASE_URL")]
+        base_url: Option<String>,
+        /// Load the built-in demo conference when the database holds no event.
+        #[arg(long)]
+        demo: bool,
+        /// Largest page size a client may ask for; larger ones are clamped.
+        #[arg(long, env = "CONFAPI_MAX_PAGE_SIZE", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_page_size: u32,
+    },
+    /// Validate datasets and load them (each event replaces the stored one of the same slug).
+    Import {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
+        db: String,
+        /// Validate only; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Write the stored data as a dataset.
+    Export {
+        #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
+        db: String,
+        /// Only these events (repeatable); default all.
+        #[arg(long = "event")]
+        events: Vec<String>,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Check datasets without loading them.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Generate a deterministic synthetic dataset.
+    Demo {
+        #[arg(long, default_value_t = 2)]
+        events: usize,
+        /// Submissions per event.
+        #[arg(long, default_value_t = 120)]
+        submissions: usize,
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging() {
+    let level = std::env::var("CONFAPI_LOG")
+        .ok()
+        .and_then(|l| l.parse::<tracing::Level>().ok())
+        .unwrap_or(tracing::Level::INFO);
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
+}
+
+async fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Serve { db, listen, base_url, demo, max_page_size } => {
+            let store = storage::open(&db).await.map_err(|e| e.to_string())?;
+            if demo {
+                load_demo_if_empty(&*store).await?;
+            }
+            let state = AppState {
+                cache: Arc::new(CatalogCache::new(store)),
+                config: Arc::new(Config { base_url, max_page_size: max_page_size as usize }),
+                metrics: Default::default(),
+            };
+            let listener = tokio::net::TcpListener::bind(&listen)
+                .await
+                .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+            let address = listener.local_addr().map_err(|e| e.to_string())?;
+            tracing::info!(%address, %db, "confapi serving");
+            eprintln!("confapi listening on http://{address}/api/events/");
+            http::serve(listener, state).await.map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Import { files, db, dry_run } => {
+            let Some(dataset) = read_datasets(&files) else { return Ok(ExitCode::FAILURE) };
+            if dry_run {
+                eprintln!("{}: valid (dry run, nothing written)", summary(&dataset));
+                return Ok(ExitCode::SUCCESS);
+            }
+            let store = storage::open(&db).await.map_err(|e| e.to_string())?;
+            let spinner = progress(&format!("importing {}", summary(&dataset)));
+            store.import(&dataset).await.map_err(|e| e.to_string())?;
+            if let Some(bar) = spinner {
+                bar.finish_and_clear();
+            }
+            eprintln!("imported {}", summary(&dataset));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export { db, events, output } => {
+            let store = storage::open(&db).await.map_err(|e| e.to_string())?;
+            let dataset = store.export(&events).await.map_err(|e| e.to_string())?;
+            for slug in &events {
+                if !dataset.events.iter().any(|e| e.slug.eq_ignore_ascii_case(slug)) {
+                    return Err(format!("no event {slug:?} is stored"));
+                }
+            }
+            write_json(&dataset::to_json(&dataset), output.as_ref())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Validate { files } => match read_datasets(&files) {
+            Some(dataset) => {
+                eprintln!("{}: valid", summary(&dataset));
+                Ok(ExitCode::SUCCESS)
+            }
+            None => Ok(ExitCode::FAILURE),
+        },
+        Command::Demo { events, submissions, seed, output } => {
+            let (dataset, logins) = demo::generate(&demo::DemoOptions { events, submissions, seed });
+            write_json(&dataset::to_json(&dataset), Some(&output))?;
+            eprintln!("wrote {} to {}", summary(&dataset), output.display());
+            print_logins(&logins);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn summary(dataset: &Dataset) -> String {
+    let submissions: usize = dataset.events.iter().map(|e| e.submissions.len()).sum();
+    format!(
+        "{} users, {} events, {} submissions",
+        dataset.users.len(),
+        dataset.events.len(),
+        submissions
+    )
+}
+
+fn progress(message: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new_spinner().with_message(message.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    Some(bar)
+}
+
+/// Reads, validates and merges dataset files. Prints every problem of every
+/// file (with its JSON path) and returns None if there is any.
+fn read_datasets(files: &[PathBuf]) -> Option<Dataset> {
+    let mut merged = Dataset::default();
+    let mut failed = false;
+    for file in files {
+        let bar = progress(&format!("reading {}", file.display()));
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(err) => {
+                eprintln!("{}: cannot read: {err}", file.display());
+                failed = true;
+                continue;
+            }
+        };
+        let parsed = validate::parse_str(&text);
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        match parsed {
+            Ok(dataset) => {
+                if let Err(problems) = dataset::merge(&mut merged, dataset) {
+                    for problem in problems {
+                        eprintln!("{}: {problem}", file.display());
+                    }
+                    failed = true;
+                }
+            }
+            Err(problems) => {
+                for problem in &problems {
+                    eprintln!("{}: {problem}", file.display());
+                }
+                eprintln!("{}: {} problem(s); nothing was written", file.display(), problems.len());
+                failed = true;
+            }
+        }
+    }
+    (!failed).then_some(merged)
+}
+
+fn write_json(value: &serde_json::Value, output: Option<&PathBuf>) -> Result<(), String> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    text.push('\n');
+    match output {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => std::io::stdout().write_all(text.as_bytes()).map_err(|e| e.to_string()),
+    }
+}
+
+fn print_logins(logins: &[demo::DemoLogin]) {
+    eprintln!("logins (Authorization: Token <token>):");
+    for login in logins {
+        eprintln!("  {:<12} {:<28} {}", login.role, login.email, login.token);
+    }
+}
+
+/// `serve --demo`: a new user sees a realistic conference at once.
+async fn load_demo_if_empty(store: &dyn storage::Store) -> Result<(), String> {
+    let (dataset, logins) = demo::generate(&demo::DemoOptions::default());
+    if store.event_count().await.map_err(|e| e.to_string())? == 0 {
+        store.import(&dataset).await.map_err(|e| e.to_string())?;
+        eprintln!("loaded the demo conference: {}", summary(&dataset));
+    }
+    print_logins(&logins);
+    Ok(())
+}
