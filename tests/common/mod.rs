@@ -1,0 +1,257 @@
+//! Test harness: every test starts the real server on a random port with its
+//! own temporary SQLite database, loads datasets through the real import
+//! path, and calls it over HTTP with one client per role.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+use confapi::cache::CatalogCache;
+use confapi::dataset::validate;
+use confapi::http::{AppState, Config};
+use confapi::storage::{self, Store};
+
+/// `shared/` beside the repository.
+pub fn shared(path: &str) -> String {
+    format!("{}/../shared/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn democon() -> Value {
+    load_json(&shared("datasets/democon.json"))
+}
+
+pub fn edge() -> Value {
+    load_json(&format!("{}/tests/data/edge.json", env!("CARGO_MANIFEST_DIR")))
+}
+
+pub fn load_json(path: &str) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// democon.json's callers (the first token of each user with that e-mail).
+pub mod democon_tokens {
+    pub const ADMIN: &str = "30369046a1da256c935d698c4b3f61808ddfc13b";
+    pub const ORGA: &str = "be5eb0e0341575ee01cf2dbc6bd648e6402529ef";
+    pub const REVIEWER: &str = "a6aab3196d27ebb9a24dca47fdb6773ddb346f58";
+    pub const TRACK_REVIEWER: &str = "4f086898aabe43ebf3b212fcdb25caf6fafb10a7";
+}
+
+/// The first clear token of the user with this e-mail in a dataset.
+pub fn token_of(dataset: &Value, email: &str) -> String {
+    dataset["users"]
+        .as_array()
+        .and_then(|users| users.iter().find(|u| u["email"] == email))
+        .and_then(|u| u["tokens"][0].as_str())
+        .unwrap_or_else(|| panic!("no token for {email}"))
+        .to_string()
+}
+
+pub struct TestServer {
+    pub base: String,
+    pub store: Arc<dyn Store>,
+    pub db_url: String,
+    _dir: tempfile::TempDir,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl TestServer {
+    /// A server holding these datasets (imported in order).
+    pub async fn start(datasets: &[Value]) -> Self {
+        Self::start_with(datasets, Config::default()).await
+    }
+
+    pub async fn start_with(datasets: &[Value], config: Config) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db_url = format!("sqlite://{}", dir.path().join("test.db").display());
+        let store = storage::open(&db_url).await.expect("open the test database");
+        let server = TestServer::serve(store, db_url, dir, config).await;
+        for dataset in datasets {
+            server.import(dataset).await;
+        }
+        server
+    }
+
+    async fn serve(store: Arc<dyn Store>, db_url: String, dir: tempfile::TempDir, config: Config) -> Self {
+        let state = AppState {
+            cache: Arc::new(CatalogCache::new(store.clone())),
+            config: Arc::new(config),
+            metrics: Default::default(),
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("address"));
+        let task = tokio::spawn(async move {
+            let _ = confapi::http::serve(listener, state).await;
+        });
+        TestServer { base, store, db_url, _dir: dir, task }
+    }
+
+    /// Imports a dataset document through validation, as `confapi import` does.
+    pub async fn import(&self, dataset: &Value) {
+        let parsed = validate::parse_value(dataset).unwrap_or_else(|problems| {
+            panic!("test dataset invalid: {problems:?}")
+        });
+        self.store.import(&parsed).await.expect("import");
+    }
+
+    pub fn anon(&self) -> Client {
+        Client::new(&self.base, None)
+    }
+
+    /// A client sending `Authorization: Token <token>`.
+    pub fn token(&self, token: &str) -> Client {
+        Client::new(&self.base, Some(format!("Token {token}")))
+    }
+
+    /// A client sending this exact `Authorization` header.
+    pub fn authorization(&self, header: &str) -> Client {
+        Client::new(&self.base, Some(header.to_string()))
+    }
+}
+
+pub struct Client {
+    http: reqwest::Client,
+    pub base: String,
+    authorization: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub text: String,
+    /// The body as JSON, or Null when it is not JSON (or empty).
+    pub body: Value,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The codes (or another key) of a list page's results.
+    pub fn result_keys(&self, key: &str) -> Vec<Value> {
+        self.body["results"]
+            .as_array()
+            .unwrap_or_else(|| panic!("not a list page: {}", self.text))
+            .iter()
+            .map(|item| item[key].clone())
+            .collect()
+    }
+
+    pub fn count(&self) -> u64 {
+        self.body["count"].as_u64().unwrap_or_else(|| panic!("no count: {}", self.text))
+    }
+}
+
+impl Client {
+    fn new(base: &str, authorization: Option<String>) -> Self {
+        Client { http: reqwest::Client::new(), base: base.to_string(), authorization }
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, &[]).await
+    }
+
+    /// GET that must answer 200; returns the JSON body.
+    pub async fn ok(&self, path: &str) -> Value {
+        let reply = self.get(path).await;
+        assert_eq!(reply.status, 200, "GET {path}: {}", reply.text);
+        reply.body
+    }
+
+    /// Follows `next` links from `path` and returns every result.
+    pub async fn all(&self, path: &str) -> Vec<Value> {
+        let mut url = format!("{}{path}", self.base);
+        let mut out = Vec::new();
+        loop {
+            let reply = self.request_url("GET", &url, &[]).await;
+            assert_eq!(reply.status, 200, "GET {url}: {}", reply.text);
+            out.extend(reply.body["results"].as_array().cloned().unwrap_or_default());
+            match reply.body["next"].as_str() {
+                Some(next) => url = next.to_string(),
+                None => return out,
+            }
+        }
+    }
+
+    pub async fn request(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let url = format!("{}{path}", self.base);
+        self.request_url(method, &url, headers).await
+    }
+
+    pub async fn request_url(&self, method: &str, url: &str, headers: &[(&str, &str)]) -> Reply {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut request = self.http.request(method, url);
+        if let Some(auth) = &self.authorization {
+            request = request.header("Authorization", auth);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status, headers, text, body }
+    }
+}
+
+/// A small valid dataset to build edge cases on: one public event `mini`
+/// with a released schedule, an organiser (`orga-token`), a reviewer
+/// (`rev-token`), a user without a role (`nobody-token`), two speakers,
+/// a track, a type, a room, a tag, and three submissions: `PUB1` (a public
+/// talk), `SUB2` (submitted, track 1) and `SUB3` (submitted, no track).
+pub fn mini() -> Value {
+    serde_json::json!({
+        "format": "cfp-dataset",
+        "version": 1,
+        "users": [
+            {"code": "ORGA", "name": "Olga Organiser", "email": "orga@mini.example", "tokens": ["orga-token"]},
+            {"code": "REV", "name": "Rita Reviewer", "email": "rev@mini.example", "tokens": ["rev-token"]},
+            {"code": "NOBODY", "name": "No Body", "email": "nobody@mini.example", "tokens": ["nobody-token"]},
+            {"code": "SPK1", "name": "Ada Speaker", "email": "ada@mini.example"},
+            {"code": "SPK2", "name": "Bob Talker", "email": "bob@mini.example"}
+        ],
+        "events": [{
+            "slug": "mini",
+            "name": {"en": "Mini Conf"},
+            "is_public": true,
+            "date_from": "2026-06-01",
+            "date_to": "2026-06-02",
+            "timezone": "Europe/Berlin",
+            "schedule": {"version": "1.0", "published": "2026-05-01T10:00:00Z"},
+            "teams": [
+                {"name": "Organisers", "members": ["ORGA"], "can_change_submissions": true},
+                {"name": "Reviewers", "members": ["REV"], "is_reviewer": true}
+            ],
+            "submission_types": [{"id": 1, "name": {"en": "Talk"}, "default_duration": 30}],
+            "tracks": [{"id": 1, "name": {"en": "Main"}, "color": "#000000"}],
+            "rooms": [{"id": 1, "name": {"en": "Hall"}, "capacity": 100, "position": 1}],
+            "tags": [{"id": 1, "tag": "hot.topic", "color": "#ff0000"}],
+            "speakers": [
+                {"user": "SPK1", "biography": "Ada's bio"},
+                {"user": "SPK2", "biography": "Bob's bio"}
+            ],
+            "submissions": [
+                {"code": "PUB1", "title": "Public Talk", "speakers": ["SPK1"], "submission_type": 1,
+                 "track": 1, "state": "confirmed", "created": "2026-03-01T12:00:00Z",
+                 "slots": [{"room": 1, "start": "2026-06-01T10:00:00+02:00", "end": "2026-06-01T10:30:00+02:00", "is_visible": true}]},
+                {"code": "SUB2", "title": "Secret Proposal", "speakers": ["SPK2"], "submission_type": 1,
+                 "track": 1, "state": "submitted", "created": "2026-03-02T12:00:00Z",
+                 "anonymised": {"title": "Anonymous Proposal"}},
+                {"code": "SUB3", "title": "Trackless Idea", "speakers": ["SPK1", "SPK2"], "submission_type": 1,
+                 "state": "submitted", "created": "2026-03-03T12:00:00Z"}
+            ]
+        }]
+    })
+}
