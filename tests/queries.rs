@@ -1,0 +1,97 @@
+//! Every request is answered with a fixed number of storage queries,
+//! whatever the page size: one `generation` check, and a `load` only after
+//! an import. Counted through a wrapper around the real store.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use confapi::cache::CatalogCache;
+use confapi::http::{AppState, Config};
+use confapi::model::Dataset;
+use confapi::storage::{self, BoxFuture, Loaded, Store, StoreError};
+
+#[derive(Default)]
+struct Counts {
+    generation: AtomicUsize,
+    load: AtomicUsize,
+}
+
+struct CountingStore {
+    inner: Arc<dyn Store>,
+    counts: Arc<Counts>,
+}
+
+impl Store for CountingStore {
+    fn generation(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
+        self.counts.generation.fetch_add(1, Ordering::SeqCst);
+        self.inner.generation()
+    }
+    fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
+        self.inner.event_count()
+    }
+    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded, StoreError>> {
+        self.counts.load.fetch_add(1, Ordering::SeqCst);
+        self.inner.load(known)
+    }
+    fn import<'a>(&'a self, dataset: &'a Dataset) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.import(dataset)
+    }
+    fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>> {
+        self.inner.export(slugs)
+    }
+}
+
+#[tokio::test]
+async fn a_request_costs_one_query_whatever_the_page_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("q.db").display());
+    let inner = storage::open(&url).await.unwrap();
+    let dataset = confapi::dataset::validate::parse_value(&common::democon()).unwrap();
+    inner.import(&dataset).await.unwrap();
+    let counts = Arc::new(Counts::default());
+    let store: Arc<dyn Store> = Arc::new(CountingStore { inner: inner.clone(), counts: counts.clone() });
+    let state = AppState {
+        cache: Arc::new(CatalogCache::new(store)),
+        config: Arc::new(Config::default()),
+        metrics: Default::default(),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(confapi::http::serve(listener, state));
+    let http = reqwest::Client::new();
+    let get = |path: &str| {
+        let request = http
+            .get(format!("{base}{path}"))
+            .header("Authorization", format!("Token {}", common::democon_tokens::ORGA));
+        async move {
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status(), 200);
+        }
+    };
+
+    get("/api/events/democon/submissions/?limit=1").await; // first request loads the catalog
+    assert_eq!(counts.load.load(Ordering::SeqCst), 1);
+
+    for path in [
+        "/api/events/democon/submissions/?limit=1&questions=all",
+        "/api/events/democon/submissions/?limit=25&questions=all",
+        "/api/events/democon/submissions/?limit=1000&questions=all",
+        "/api/events/democon/speakers/?limit=1000&questions=all",
+        "/api/events/democon/answers/?limit=1000",
+        "/api/events/democon/reviews/?limit=1000",
+    ] {
+        let before = counts.generation.load(Ordering::SeqCst);
+        get(path).await;
+        assert_eq!(counts.generation.load(Ordering::SeqCst) - before, 1, "{path}: one generation query");
+        assert_eq!(counts.load.load(Ordering::SeqCst), 1, "{path}: no reload without an import");
+    }
+
+    // An import bumps the generation: the next request reloads once.
+    inner.import(&dataset).await.unwrap();
+    get("/api/events/democon/talks/").await;
+    get("/api/events/democon/talks/").await;
+    assert_eq!(counts.load.load(Ordering::SeqCst), 2);
+}
