@@ -23,7 +23,10 @@ impl CatalogCache {
     pub fn new(store: Arc<dyn Store>) -> Self {
         CatalogCache {
             store,
-            current: RwLock::new(Arc::new(Catalog { generation: -1, ..Catalog::default() })),
+            current: RwLock::new(Arc::new(Catalog {
+                generation: -1,
+                ..Catalog::default()
+            })),
             generation: AtomicI64::new(-1),
             reloading: tokio::sync::Mutex::new(()),
         }
@@ -39,7 +42,10 @@ impl CatalogCache {
     }
 
     fn snapshot(&self) -> Arc<Catalog> {
-        self.current.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The catalog of the storage's current generation. This is the one
@@ -67,13 +73,20 @@ impl CatalogCache {
             .iter()
             .filter_map(|(slug, event_generation)| {
                 let data = fresh.remove(slug).or_else(|| {
-                    cached.event(slug).filter(|e| &e.event.slug == slug).cloned()
+                    cached
+                        .event(slug)
+                        .filter(|e| &e.event.slug == slug)
+                        .cloned()
                 })?;
                 Some((data, *event_generation))
             })
             .collect();
         let catalog = Arc::new(Catalog::new(loaded.generation, loaded.users, events));
-        tracing::info!(generation = catalog.generation, events = catalog.events.len(), "catalog loaded");
+        tracing::info!(
+            generation = catalog.generation,
+            events = catalog.events.len(),
+            "catalog loaded"
+        );
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = catalog.clone();
         self.generation.store(catalog.generation, Ordering::Relaxed);
         Ok(catalog)

@@ -14,7 +14,11 @@ use confapi::model::Dataset;
 use confapi::storage;
 
 #[derive(Parser)]
-#[command(name = "confapi", version, about = "Read API of a conference CfP and scheduling system (pretalx-compatible)")]
+#[command(
+    name = "confapi",
+    version,
+    about = "Read API of a conference CfP and scheduling system (pretalx-compatible)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -85,7 +89,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: cannot start the runtime: {err}");
@@ -115,14 +122,23 @@ fn init_logging() {
 
 async fn run(command: Command) -> Result<ExitCode, String> {
     match command {
-        Command::Serve { db, listen, base_url, demo, max_page_size } => {
+        Command::Serve {
+            db,
+            listen,
+            base_url,
+            demo,
+            max_page_size,
+        } => {
             let store = storage::open(&db).await.map_err(|e| e.to_string())?;
             if demo {
                 load_demo_if_empty(&*store).await?;
             }
             let state = AppState {
                 cache: Arc::new(CatalogCache::new(store)),
-                config: Arc::new(Config { base_url, max_page_size: max_page_size as usize }),
+                config: Arc::new(Config {
+                    base_url,
+                    max_page_size: max_page_size as usize,
+                }),
                 metrics: Default::default(),
             };
             let listener = tokio::net::TcpListener::bind(&listen)
@@ -131,11 +147,15 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             let address = listener.local_addr().map_err(|e| e.to_string())?;
             tracing::info!(%address, %db, "confapi serving");
             eprintln!("confapi listening on http://{address}/api/events/");
-            http::serve(listener, state).await.map_err(|e| e.to_string())?;
+            http::serve(listener, state)
+                .await
+                .map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Import { files, db, dry_run } => {
-            let Some(dataset) = read_datasets(&files) else { return Ok(ExitCode::FAILURE) };
+            let Some(dataset) = read_datasets(&files) else {
+                return Ok(ExitCode::FAILURE);
+            };
             if dry_run {
                 eprintln!("{}: valid (dry run, nothing written)", summary(&dataset));
                 return Ok(ExitCode::SUCCESS);
@@ -153,7 +173,11 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             let store = storage::open(&db).await.map_err(|e| e.to_string())?;
             let dataset = store.export(&events).await.map_err(|e| e.to_string())?;
             for slug in &events {
-                if !dataset.events.iter().any(|e| e.slug.eq_ignore_ascii_case(slug)) {
+                if !dataset
+                    .events
+                    .iter()
+                    .any(|e| e.slug.eq_ignore_ascii_case(slug))
+                {
                     return Err(format!("no event {slug:?} is stored"));
                 }
             }
@@ -167,8 +191,17 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             }
             None => Ok(ExitCode::FAILURE),
         },
-        Command::Demo { events, submissions, seed, output } => {
-            let (dataset, logins) = demo::generate(&demo::DemoOptions { events, submissions, seed });
+        Command::Demo {
+            events,
+            submissions,
+            seed,
+            output,
+        } => {
+            let (dataset, logins) = demo::generate(&demo::DemoOptions {
+                events,
+                submissions,
+                seed,
+            });
             write_json(&dataset::to_json(&dataset), Some(&output))?;
             eprintln!("wrote {} to {}", summary(&dataset), output.display());
             print_logins(&logins);
@@ -228,7 +261,11 @@ fn read_datasets(files: &[PathBuf]) -> Option<Dataset> {
                 for problem in &problems {
                     eprintln!("{}: {problem}", file.display());
                 }
-                eprintln!("{}: {} problem(s); nothing was written", file.display(), problems.len());
+                eprintln!(
+                    "{}: {} problem(s); nothing was written",
+                    file.display(),
+                    problems.len()
+                );
                 failed = true;
             }
         }
@@ -240,8 +277,12 @@ fn write_json(value: &serde_json::Value, output: Option<&PathBuf>) -> Result<(),
     let mut text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
     text.push('\n');
     match output {
-        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => std::io::stdout().write_all(text.as_bytes()).map_err(|e| e.to_string()),
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string()),
     }
 }
 

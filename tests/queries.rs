@@ -32,7 +32,10 @@ impl Store for CountingStore {
     fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
         self.inner.event_count()
     }
-    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded, StoreError>> {
+    fn load<'a>(
+        &'a self,
+        known: &'a HashMap<String, i64>,
+    ) -> BoxFuture<'a, Result<Loaded, StoreError>> {
         self.counts.load.fetch_add(1, Ordering::SeqCst);
         self.inner.load(known)
     }
@@ -52,7 +55,10 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
     let dataset = confapi::dataset::validate::parse_value(&common::democon()).unwrap();
     inner.import(&dataset).await.unwrap();
     let counts = Arc::new(Counts::default());
-    let store: Arc<dyn Store> = Arc::new(CountingStore { inner: inner.clone(), counts: counts.clone() });
+    let store: Arc<dyn Store> = Arc::new(CountingStore {
+        inner: inner.clone(),
+        counts: counts.clone(),
+    });
     let state = AppState {
         cache: Arc::new(CatalogCache::new(store)),
         config: Arc::new(Config::default()),
@@ -63,9 +69,10 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
     tokio::spawn(confapi::http::serve(listener, state));
     let http = reqwest::Client::new();
     let get = |path: &str| {
-        let request = http
-            .get(format!("{base}{path}"))
-            .header("Authorization", format!("Token {}", common::democon_tokens::ORGA));
+        let request = http.get(format!("{base}{path}")).header(
+            "Authorization",
+            format!("Token {}", common::democon_tokens::ORGA),
+        );
         async move {
             let response = request.send().await.unwrap();
             assert_eq!(response.status(), 200);
@@ -85,8 +92,16 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
     ] {
         let before = counts.generation.load(Ordering::SeqCst);
         get(path).await;
-        assert_eq!(counts.generation.load(Ordering::SeqCst) - before, 1, "{path}: one generation query");
-        assert_eq!(counts.load.load(Ordering::SeqCst), 1, "{path}: no reload without an import");
+        assert_eq!(
+            counts.generation.load(Ordering::SeqCst) - before,
+            1,
+            "{path}: one generation query"
+        );
+        assert_eq!(
+            counts.load.load(Ordering::SeqCst),
+            1,
+            "{path}: no reload without an import"
+        );
     }
 
     // An import bumps the generation: the next request reloads once.

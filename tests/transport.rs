@@ -19,11 +19,28 @@ async fn trailing_slash_and_case_give_the_same_answer() {
 #[tokio::test]
 async fn every_response_carries_the_common_headers() {
     let server = TestServer::start(&[mini()]).await;
-    for path in ["/api/events/", "/api/events/nope/", "/api/nope", "/api/events/mini/talks?page=x"] {
+    for path in [
+        "/api/events/",
+        "/api/events/nope/",
+        "/api/nope",
+        "/api/events/mini/talks?page=x",
+    ] {
         let reply = server.anon().get(path).await;
-        assert_eq!(reply.header("content-type"), Some("application/json"), "{path}");
-        assert_eq!(reply.header("vary"), Some("Accept, Authorization"), "{path}");
-        assert_eq!(reply.header("access-control-allow-origin"), Some("*"), "{path}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/json"),
+            "{path}"
+        );
+        assert_eq!(
+            reply.header("vary"),
+            Some("Accept, Authorization"),
+            "{path}"
+        );
+        assert_eq!(
+            reply.header("access-control-allow-origin"),
+            Some("*"),
+            "{path}"
+        );
     }
 }
 
@@ -33,13 +50,25 @@ async fn unknown_paths_are_404_but_unknown_events_are_403() {
     let anon = server.anon();
     assert_eq!(anon.get("/api/nope/").await.status, 404);
     assert_eq!(anon.get("/api/events/democon/nope/").await.status, 404);
-    for path in ["/api/events/nope/", "/api/events/nope/talks/", "/api/events/privcon/", "/api/events/privcon/nope/"] {
+    for path in [
+        "/api/events/nope/",
+        "/api/events/nope/talks/",
+        "/api/events/privcon/",
+        "/api/events/privcon/nope/",
+    ] {
         let reply = anon.get(path).await;
         assert_eq!(reply.status, 403, "{path}");
         assert!(reply.body["detail"].is_string());
     }
     // The organiser of privcon sees it.
-    assert_eq!(server.token(tok::ADMIN).get("/api/events/privcon/").await.status, 200);
+    assert_eq!(
+        server
+            .token(tok::ADMIN)
+            .get("/api/events/privcon/")
+            .await
+            .status,
+        200
+    );
 }
 
 #[tokio::test]
@@ -47,19 +76,31 @@ async fn other_methods_are_405_after_authentication() {
     let server = TestServer::start(&[mini()]).await;
     let reply = server.anon().request("POST", "/api/events/", &[]).await;
     assert_eq!(reply.status, 405);
-    assert_eq!(reply.body, json!({"detail": "Method \"POST\" not allowed."}));
+    assert_eq!(
+        reply.body,
+        json!({"detail": "Method \"POST\" not allowed."})
+    );
     assert_eq!(reply.header("allow"), Some("GET, HEAD, OPTIONS"));
-    let reply = server.authorization("Token wrong").request("DELETE", "/api/events/", &[]).await;
+    let reply = server
+        .authorization("Token wrong")
+        .request("DELETE", "/api/events/", &[])
+        .await;
     assert_eq!(reply.status, 401);
 }
 
 #[tokio::test]
 async fn options_is_204_everywhere_and_never_401() {
     let server = TestServer::start(&[mini()]).await;
-    let reply = server.authorization("Token wrong").request("OPTIONS", "/api/events/mini/talks/", &[]).await;
+    let reply = server
+        .authorization("Token wrong")
+        .request("OPTIONS", "/api/events/mini/talks/", &[])
+        .await;
     assert_eq!(reply.status, 204);
     assert_eq!(reply.text, "");
-    assert_eq!(reply.header("access-control-allow-headers"), Some("Authorization, Content-Type"));
+    assert_eq!(
+        reply.header("access-control-allow-headers"),
+        Some("Authorization, Content-Type")
+    );
     assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
 }
 
@@ -67,11 +108,17 @@ async fn options_is_204_everywhere_and_never_401() {
 async fn head_gives_the_status_and_headers_of_get_without_a_body() {
     let server = TestServer::start(&[mini()]).await;
     let get = server.anon().get("/api/events/mini/talks/").await;
-    let head = server.anon().request("HEAD", "/api/events/mini/talks/", &[]).await;
+    let head = server
+        .anon()
+        .request("HEAD", "/api/events/mini/talks/", &[])
+        .await;
     assert_eq!(head.status, 200);
     assert_eq!(head.text, "");
     assert_eq!(head.header("etag"), get.header("etag"));
-    let missing = server.anon().request("HEAD", "/api/events/nope/", &[]).await;
+    let missing = server
+        .anon()
+        .request("HEAD", "/api/events/nope/", &[])
+        .await;
     assert_eq!(missing.status, 403);
 }
 
@@ -79,11 +126,28 @@ async fn head_gives_the_status_and_headers_of_get_without_a_body() {
 async fn etag_and_if_none_match() {
     let server = TestServer::start(&[mini()]).await;
     let first = server.anon().get("/api/events/mini/talks/").await;
-    let etag = first.header("etag").expect("an ETag on every 200").to_string();
-    let again = server.anon().request("GET", "/api/events/mini/talks/", &[("If-None-Match", &etag)]).await;
+    let etag = first
+        .header("etag")
+        .expect("an ETag on every 200")
+        .to_string();
+    let again = server
+        .anon()
+        .request(
+            "GET",
+            "/api/events/mini/talks/",
+            &[("If-None-Match", &etag)],
+        )
+        .await;
     assert_eq!(again.status, 304);
     assert_eq!(again.text, "");
-    let other = server.anon().request("GET", "/api/events/mini/talks/", &[("If-None-Match", "\"other\"")]).await;
+    let other = server
+        .anon()
+        .request(
+            "GET",
+            "/api/events/mini/talks/",
+            &[("If-None-Match", "\"other\"")],
+        )
+        .await;
     assert_eq!(other.status, 200);
 }
 
@@ -97,7 +161,11 @@ async fn the_three_authorization_forms_authenticate() {
         tok::ORGA.to_string(),
     ] {
         let me = server.authorization(&header).ok("/api/me").await;
-        assert_eq!(me, json!({"name": "Olga Organiser", "email": "orga@example.org", "locale": "en", "timezone": "UTC"}), "{header}");
+        assert_eq!(
+            me,
+            json!({"name": "Olga Organiser", "email": "orga@example.org", "locale": "en", "timezone": "UTC"}),
+            "{header}"
+        );
     }
 }
 
@@ -105,8 +173,20 @@ async fn the_three_authorization_forms_authenticate() {
 async fn bad_authorization_is_401_everywhere() {
     let server = TestServer::start(&[democon()]).await;
     let upper = format!("Token {}", tok::ORGA.to_uppercase());
-    for header in ["Token nope", "Token", "Token a b", "Basic dXNlcjpwYXNz", "", upper.as_str()] {
-        for path in ["/api/events/", "/api/events/democon/talks/", "/api/events/nope/", "/api/me"] {
+    for header in [
+        "Token nope",
+        "Token",
+        "Token a b",
+        "Basic dXNlcjpwYXNz",
+        "",
+        upper.as_str(),
+    ] {
+        for path in [
+            "/api/events/",
+            "/api/events/democon/talks/",
+            "/api/events/nope/",
+            "/api/me",
+        ] {
             let reply = server.authorization(header).get(path).await;
             assert_eq!(reply.status, 401, "{header:?} {path}");
             assert_eq!(reply.body, json!({"detail": "Invalid token."}));
@@ -122,7 +202,10 @@ async fn probes_need_no_authentication() {
     assert_eq!(health.status, 200);
     let metrics = server.authorization("").get("/metrics").await;
     assert_eq!(metrics.status, 200);
-    assert!(metrics.header("content-type").unwrap().starts_with("text/plain"));
+    assert!(metrics
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/plain"));
     assert!(metrics.text.contains("confapi_requests_total"));
 }
 
@@ -139,15 +222,34 @@ async fn me_is_null_for_anonymous_callers() {
 async fn api_root_and_openapi_describe_every_endpoint() {
     let server = TestServer::start(&[mini()]).await;
     let root = server.anon().ok("/api/").await;
-    let paths: Vec<&str> = root["endpoints"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
-    for resource in ["submissions", "talks", "speakers", "questions", "answers", "reviews", "rooms", "tags"] {
-        assert!(paths.contains(&format!("/api/events/{{event}}/{resource}/").as_str()), "{resource}");
-    }
-    let openapi = server.anon().ok("/api/openapi.json").await;
-    assert_eq!(openapi["openapi"], "3.1.0");
-    assert!(openapi["paths"]["/api/events/{event}/submissions/"]["get"]["parameters"]
+    let paths: Vec<&str> = root["endpoints"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|p| p["name"] == "questions"));
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    for resource in [
+        "submissions",
+        "talks",
+        "speakers",
+        "questions",
+        "answers",
+        "reviews",
+        "rooms",
+        "tags",
+    ] {
+        assert!(
+            paths.contains(&format!("/api/events/{{event}}/{resource}/").as_str()),
+            "{resource}"
+        );
+    }
+    let openapi = server.anon().ok("/api/openapi.json").await;
+    assert_eq!(openapi["openapi"], "3.1.0");
+    assert!(
+        openapi["paths"]["/api/events/{event}/submissions/"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "questions")
+    );
 }

@@ -21,7 +21,9 @@ pub fn timestamp(value: &Timestamp) -> String {
 }
 
 fn opt_timestamp(value: &Option<Timestamp>) -> Value {
-    value.as_ref().map_or(Value::Null, |v| Value::String(timestamp(v)))
+    value
+        .as_ref()
+        .map_or(Value::Null, |v| Value::String(timestamp(v)))
 }
 
 fn user(u: &User) -> Value {
@@ -53,9 +55,10 @@ fn event(e: &Event) -> Value {
     out.insert("show_schedule".into(), json!(e.show_schedule));
     out.insert(
         "schedule".into(),
-        e.schedule.as_ref().map_or(Value::Null, |s| {
-            json!({"version": s.version, "published": opt_timestamp(&s.published)})
-        }),
+        e.schedule.as_ref().map_or(
+            Value::Null,
+            |s| json!({"version": s.version, "published": opt_timestamp(&s.published)}),
+        ),
     );
     out.insert(
         "review_phase".into(),
@@ -87,7 +90,10 @@ fn event(e: &Event) -> Value {
             })
             .collect(),
     );
-    out.insert("questions".into(), e.questions.iter().map(question).collect());
+    out.insert(
+        "questions".into(),
+        e.questions.iter().map(question).collect(),
+    );
     out.insert(
         "speakers".into(),
         e.speakers
@@ -98,7 +104,10 @@ fn event(e: &Event) -> Value {
             })
             .collect(),
     );
-    out.insert("submissions".into(), e.submissions.iter().map(submission).collect());
+    out.insert(
+        "submissions".into(),
+        e.submissions.iter().map(submission).collect(),
+    );
     out.insert("answers".into(), e.answers.iter().map(answer).collect());
     out.insert("reviews".into(), e.reviews.iter().map(review).collect());
     Value::Object(out)

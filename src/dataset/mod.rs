@@ -2,7 +2,7 @@
 //! documents into the model, export back to documents, and the synthetic
 //! demo generator.
 
-// pub mod demo; (pending)
+pub mod demo;
 pub mod export;
 pub mod validate;
 
@@ -17,16 +17,25 @@ pub fn merge(into: &mut Dataset, other: Dataset) -> Result<(), Vec<Problem>> {
     let mut problems = Vec::new();
     for (i, user) in other.users.into_iter().enumerate() {
         match into.users.iter().find(|u| u.code == user.code) {
-            Some(existing) if format!("{existing:?}") != format!("{user:?}") => problems.push(Problem {
-                path: format!("users[{i}]"),
-                message: format!("user {:?} is also given, differently, in an earlier file", user.code),
-            }),
+            Some(existing) if format!("{existing:?}") != format!("{user:?}") => {
+                problems.push(Problem {
+                    path: format!("users[{i}]"),
+                    message: format!(
+                        "user {:?} is also given, differently, in an earlier file",
+                        user.code
+                    ),
+                })
+            }
             Some(_) => {}
             None => into.users.push(user),
         }
     }
     for (i, event) in other.events.into_iter().enumerate() {
-        if into.events.iter().any(|e| e.slug.eq_ignore_ascii_case(&event.slug)) {
+        if into
+            .events
+            .iter()
+            .any(|e| e.slug.eq_ignore_ascii_case(&event.slug))
+        {
             problems.push(Problem {
                 path: format!("events[{i}].slug"),
                 message: format!("event {:?} is also in an earlier file", event.slug),

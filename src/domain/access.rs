@@ -37,7 +37,11 @@ impl<'a> Access<'a> {
     pub fn new(data: &'a EventData, user: Option<&'a User>, now: Timestamp) -> Self {
         let event = &data.event;
         let my_teams: Vec<&Team> = match user {
-            Some(u) => event.teams.iter().filter(|t| t.members.contains(&u.code)).collect(),
+            Some(u) => event
+                .teams
+                .iter()
+                .filter(|t| t.members.contains(&u.code))
+                .collect(),
             None => Vec::new(),
         };
         let role = match user {
@@ -67,7 +71,17 @@ impl<'a> Access<'a> {
                 )
             }
         };
-        Access { data, user, role, now, phase, reviewer_teams, names, reviewer_names, other_reviews }
+        Access {
+            data,
+            user,
+            role,
+            now,
+            phase,
+            reviewer_teams,
+            names,
+            reviewer_names,
+            other_reviews,
+        }
     }
 
     /// An event is visible when it is public or the caller has a role in it.
@@ -84,7 +98,8 @@ impl<'a> Access<'a> {
     }
 
     pub fn is_public_talk(&self, sub: &Submission) -> bool {
-        self.position(sub).is_some_and(|i| self.data.is_public_talk[i])
+        self.position(sub)
+            .is_some_and(|i| self.data.is_public_talk[i])
     }
 
     pub fn speaks_in(&self, sub: &Submission) -> bool {
@@ -104,7 +119,10 @@ impl<'a> Access<'a> {
         }
         self.phase.proposal_visibility == ProposalVisibility::All
             && self.reviewer_teams.iter().any(|t| {
-                t.limit_tracks.is_empty() || sub.track.is_some_and(|track| t.limit_tracks.contains(&track))
+                t.limit_tracks.is_empty()
+                    || sub
+                        .track
+                        .is_some_and(|track| t.limit_tracks.contains(&track))
             })
     }
 
@@ -146,7 +164,10 @@ impl<'a> Access<'a> {
     }
 
     /// The speaker's submissions the caller sees with names, by code.
-    pub fn named_submissions_of<'s>(&'s self, user_code: &str) -> impl Iterator<Item = &'a Submission> + 's {
+    pub fn named_submissions_of<'s>(
+        &'s self,
+        user_code: &str,
+    ) -> impl Iterator<Item = &'a Submission> + 's {
         let data = self.data;
         data.submissions_of_speaker
             .get(user_code)
@@ -158,7 +179,9 @@ impl<'a> Access<'a> {
 
     /// §6 Reviews.
     pub fn sees_review(&self, review: &Review) -> bool {
-        let Some(sub) = self.data.submission(&review.submission) else { return false };
+        let Some(sub) = self.data.submission(&review.submission) else {
+            return false;
+        };
         match self.role {
             Role::Organiser => !self.speaks_in(sub),
             Role::Reviewer => {
@@ -189,7 +212,9 @@ impl<'a> Access<'a> {
     /// §6 Answers: one rule (public, reviewer or organiser) must allow both
     /// the question and the owner; never a mix of two.
     pub fn sees_answer(&self, a: &Answer) -> bool {
-        let Some(q) = self.data.question(a.question) else { return false };
+        let Some(q) = self.data.question(a.question) else {
+            return false;
+        };
         if self.public_rule_allows(q, a) {
             return true;
         }
@@ -200,13 +225,19 @@ impl<'a> Access<'a> {
                     return false;
                 }
                 if let Some(code) = &a.submission {
-                    self.data.submission(code).is_some_and(|s| self.has_reviewer_access(s))
+                    self.data
+                        .submission(code)
+                        .is_some_and(|s| self.has_reviewer_access(s))
                 } else if let Some(person) = &a.person {
                     self.names
                         && self.data.profile_index.contains_key(person)
-                        && self.submissions_of(person).any(|s| self.has_reviewer_access(s))
+                        && self
+                            .submissions_of(person)
+                            .any(|s| self.has_reviewer_access(s))
                 } else if let Some(review) = a.review {
-                    self.data.review(review).is_some_and(|r| self.sees_review(r))
+                    self.data
+                        .review(review)
+                        .is_some_and(|r| self.sees_review(r))
                 } else {
                     false
                 }
@@ -217,7 +248,9 @@ impl<'a> Access<'a> {
                 } else if let Some(person) = &a.person {
                     self.data.profile_index.contains_key(person)
                 } else if let Some(review) = a.review {
-                    self.data.review(review).is_some_and(|r| self.sees_review(r))
+                    self.data
+                        .review(review)
+                        .is_some_and(|r| self.sees_review(r))
                 } else {
                     false
                 }
@@ -232,7 +265,9 @@ impl<'a> Access<'a> {
             return false;
         }
         if let Some(code) = &a.submission {
-            self.data.submission(code).is_some_and(|s| self.is_public_talk(s))
+            self.data
+                .submission(code)
+                .is_some_and(|s| self.is_public_talk(s))
         } else if let Some(person) = &a.person {
             self.data.profile_index.contains_key(person)
                 && self.submissions_of(person).any(|s| self.is_public_talk(s))

@@ -52,7 +52,11 @@ pub struct EventData {
 }
 
 fn index_by<T, K: std::hash::Hash + Eq>(items: &[T], key: impl Fn(&T) -> K) -> HashMap<K, usize> {
-    items.iter().enumerate().map(|(i, item)| (key(item), i)).collect()
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (key(item), i))
+        .collect()
 }
 
 fn group_by<T, K: std::hash::Hash + Eq>(
@@ -134,15 +138,21 @@ impl EventData {
     }
 
     pub fn submission(&self, code: &str) -> Option<&Submission> {
-        self.submission_index.get(code).map(|&i| &self.event.submissions[i])
+        self.submission_index
+            .get(code)
+            .map(|&i| &self.event.submissions[i])
     }
 
     pub fn question(&self, id: i64) -> Option<&Question> {
-        self.question_index.get(&id).map(|&i| &self.event.questions[i])
+        self.question_index
+            .get(&id)
+            .map(|&i| &self.event.questions[i])
     }
 
     pub fn submission_type(&self, id: i64) -> Option<&SubmissionType> {
-        self.type_index.get(&id).map(|&i| &self.event.submission_types[i])
+        self.type_index
+            .get(&id)
+            .map(|&i| &self.event.submission_types[i])
     }
 
     pub fn track(&self, id: i64) -> Option<&Track> {
@@ -162,13 +172,18 @@ impl EventData {
     }
 
     pub fn profile(&self, user: &str) -> Option<&SpeakerProfile> {
-        self.profile_index.get(user).map(|&i| &self.event.speakers[i])
+        self.profile_index
+            .get(user)
+            .map(|&i| &self.event.speakers[i])
     }
 
     /// The submission's duration, else its type's default.
     pub fn duration(&self, sub: &Submission) -> i64 {
         sub.duration
-            .or_else(|| self.submission_type(sub.submission_type).map(|t| t.default_duration))
+            .or_else(|| {
+                self.submission_type(sub.submission_type)
+                    .map(|t| t.default_duration)
+            })
             .unwrap_or(0)
     }
 }
@@ -203,7 +218,10 @@ impl Catalog {
                 .cmp(&a.event.date_from)
                 .then_with(|| a.event.slug.cmp(&b.event.slug))
         });
-        let event_generations = events.iter().map(|(e, g)| (e.event.slug.clone(), *g)).collect();
+        let event_generations = events
+            .iter()
+            .map(|(e, g)| (e.event.slug.clone(), *g))
+            .collect();
         let events: Vec<Arc<EventData>> = events.into_iter().map(|(e, _)| e).collect();
         Catalog {
             generation,
@@ -225,7 +243,9 @@ impl Catalog {
     }
 
     pub fn event(&self, slug: &str) -> Option<&Arc<EventData>> {
-        self.event_lookup.get(&slug.to_lowercase()).map(|&i| &self.events[i])
+        self.event_lookup
+            .get(&slug.to_lowercase())
+            .map(|&i| &self.events[i])
     }
 
     pub fn user(&self, code: &str) -> Option<&User> {

@@ -53,13 +53,25 @@ mod tests {
     #[test]
     fn formats_offsets_and_fractions() {
         let t = parse_rfc3339("2026-11-20T08:15:00Z").unwrap();
-        assert_eq!(format_in(&t, &chrono_tz::Europe::Berlin), "2026-11-20T09:15:00+01:00");
+        assert_eq!(
+            format_in(&t, &chrono_tz::Europe::Berlin),
+            "2026-11-20T09:15:00+01:00"
+        );
         assert_eq!(format_in(&t, &chrono_tz::UTC), "2026-11-20T08:15:00Z");
-        assert_eq!(format_in(&t, &chrono_tz::Asia::Kolkata), "2026-11-20T13:45:00+05:30");
+        assert_eq!(
+            format_in(&t, &chrono_tz::Asia::Kolkata),
+            "2026-11-20T13:45:00+05:30"
+        );
         let f = parse_rfc3339("2026-09-04T12:54:47.808658Z").unwrap();
-        assert_eq!(format_in(&f, &chrono_tz::UTC), "2026-09-04T12:54:47.808658Z");
+        assert_eq!(
+            format_in(&f, &chrono_tz::UTC),
+            "2026-09-04T12:54:47.808658Z"
+        );
         let g = parse_rfc3339("2026-09-04T12:54:47.5-03:00").unwrap();
-        assert_eq!(format_in(&g, &chrono_tz::UTC), "2026-09-04T15:54:47.500000Z");
+        assert_eq!(
+            format_in(&g, &chrono_tz::UTC),
+            "2026-09-04T15:54:47.500000Z"
+        );
         assert!(parse_rfc3339("2026-09-04T12:54:47").is_err());
     }
 

@@ -245,8 +245,14 @@ pub struct ShownTexts<'a> {
 pub fn shown_texts(sub: &Submission, anonymised: bool) -> ShownTexts<'_> {
     let anon = sub.anonymised.as_ref().filter(|_| anonymised);
     ShownTexts {
-        title: anon.map(|a| a.title.as_str()).filter(|t| !t.is_empty()).unwrap_or(&sub.title),
-        abstract_: anon.map(|a| a.abstract_.as_str()).filter(|t| !t.is_empty()).unwrap_or(&sub.abstract_),
+        title: anon
+            .map(|a| a.title.as_str())
+            .filter(|t| !t.is_empty())
+            .unwrap_or(&sub.title),
+        abstract_: anon
+            .map(|a| a.abstract_.as_str())
+            .filter(|t| !t.is_empty())
+            .unwrap_or(&sub.abstract_),
         description: anon
             .map(|a| a.description.as_str())
             .filter(|t| !t.is_empty())
@@ -280,7 +286,13 @@ impl<'a> Renderer<'a> {
             .filter(|o| only.is_none_or(|ids| ids.contains(&o.id)))
             .collect();
         options.sort_by_key(|o| o.id);
-        options.into_iter().map(|o| OptionView { id: o.id, answer: &o.answer }).collect()
+        options
+            .into_iter()
+            .map(|o| OptionView {
+                id: o.id,
+                answer: &o.answer,
+            })
+            .collect()
     }
 
     pub fn answer(&self, a: &'a Answer, in_submission: bool) -> Option<AnswerView<'a>> {
@@ -349,9 +361,10 @@ impl<'a> Renderer<'a> {
             .iter()
             .filter(|s| self.is_orga() || s.is_visible)
             .min_by_key(|s| (s.start.is_none(), s.start))?;
-        let end = slot
-            .end
-            .or_else(|| slot.start.map(|start| start + chrono::Duration::minutes(data.duration(sub))));
+        let end = slot.end.or_else(|| {
+            slot.start
+                .map(|start| start + chrono::Duration::minutes(data.duration(sub)))
+        });
         Some(SlotView {
             start: self.opt_dt(&slot.start),
             end: self.opt_dt(&end),
@@ -360,7 +373,12 @@ impl<'a> Renderer<'a> {
         })
     }
 
-    pub fn submission(&self, sub: &'a Submission, anon: bool, selector: &QuestionSelector) -> SubmissionView<'a> {
+    pub fn submission(
+        &self,
+        sub: &'a Submission,
+        anon: bool,
+        selector: &QuestionSelector,
+    ) -> SubmissionView<'a> {
         let access = self.access;
         let data = access.data;
         let anonymised = access.anonymised(sub, anon);
@@ -375,7 +393,9 @@ impl<'a> Renderer<'a> {
                 .map(|user| SpeakerBrief {
                     code: &user.code,
                     name: &user.name,
-                    biography: data.profile(&user.code).map_or("", |p| p.biography.as_str()),
+                    biography: data
+                        .profile(&user.code)
+                        .map_or("", |p| p.biography.as_str()),
                     avatar: user.avatar.as_deref(),
                     email: orga.then_some(user.email.as_str()),
                 })
@@ -384,7 +404,10 @@ impl<'a> Renderer<'a> {
         let (tags, tag_ids) = if access.sees_tags() {
             let mut tags: Vec<&Tag> = sub.tags.iter().filter_map(|id| data.tag(*id)).collect();
             tags.sort_by_key(|t| t.id);
-            (Some(tags.iter().map(|t| t.tag.as_str()).collect()), Some(tags.iter().map(|t| t.id).collect()))
+            (
+                Some(tags.iter().map(|t| t.tag.as_str()).collect()),
+                Some(tags.iter().map(|t| t.id).collect()),
+            )
         } else {
             (None, None)
         };
@@ -409,7 +432,10 @@ impl<'a> Renderer<'a> {
             resources: sub
                 .resources
                 .iter()
-                .map(|r| ResourceView { resource: &r.resource, description: &r.description })
+                .map(|r| ResourceView {
+                    resource: &r.resource,
+                    description: &r.description,
+                })
                 .collect(),
             answers: self.nested_answers(data.answers_of_submission.get(&sub.code), selector, true),
             created: orga.then(|| self.dt(&sub.created)),
@@ -421,16 +447,28 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    pub fn speaker(&self, profile: &'a SpeakerProfile, selector: &QuestionSelector) -> Option<SpeakerView<'a>> {
+    pub fn speaker(
+        &self,
+        profile: &'a SpeakerProfile,
+        selector: &QuestionSelector,
+    ) -> Option<SpeakerView<'a>> {
         let user = self.users.get(&profile.user)?;
         let orga = self.is_orga();
         Some(SpeakerView {
             code: &user.code,
             name: &user.name,
             biography: &profile.biography,
-            submissions: self.access.named_submissions_of(&user.code).map(|s| s.code.as_str()).collect(),
+            submissions: self
+                .access
+                .named_submissions_of(&user.code)
+                .map(|s| s.code.as_str())
+                .collect(),
             avatar: user.avatar.as_deref(),
-            answers: self.nested_answers(self.access.data.answers_of_person.get(&user.code), selector, false),
+            answers: self.nested_answers(
+                self.access.data.answers_of_person.get(&user.code),
+                selector,
+                false,
+            ),
             email: orga.then_some(user.email.as_str()),
             availabilities: orga.then(|| self.availabilities(&profile.availabilities)),
         })
@@ -468,12 +506,20 @@ impl<'a> Renderer<'a> {
             capacity: room.capacity,
             position: room.position,
             speaker_info: &room.speaker_info,
-            availabilities: self.is_orga().then(|| self.availabilities(&room.availabilities)),
+            availabilities: self
+                .is_orga()
+                .then(|| self.availabilities(&room.availabilities)),
         }
     }
 
     pub fn tag(&self, tag: &'a Tag) -> TagView<'a> {
-        TagView { id: tag.id, tag: &tag.tag, description: &tag.description, color: &tag.color, is_public: tag.is_public }
+        TagView {
+            id: tag.id,
+            tag: &tag.tag,
+            description: &tag.description,
+            color: &tag.color,
+            is_public: tag.is_public,
+        }
     }
 
     pub fn question(&self, q: &'a Question) -> QuestionView<'a> {

@@ -61,11 +61,16 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         .filter(|a| question.is_none_or(|q| q == a.question))
         .filter(|a| review.is_none_or(|r| Some(r) == a.review))
         .filter(|a| same_code(&a.submission, &submission) && same_code(&a.person, &person))
-        .filter(|a| terms.as_ref().is_none_or(|t| matches_all_terms(t, std::iter::once(a.answer.as_str()))))
+        .filter(|a| {
+            terms
+                .as_ref()
+                .is_none_or(|t| matches_all_terms(t, std::iter::once(a.answer.as_str())))
+        })
         .filter(|a| access.sees_answer(a))
         .collect();
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |a| renderer.answer(a, false))
+    ctx.caller
+        .page(&params, pagination, &items, |a| renderer.answer(a, false))
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
@@ -78,6 +83,9 @@ async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> Api
         .map(|&i| &ctx.event.event.answers[i])
         .filter(|a| access.sees_answer(a))
         .ok_or(ApiError::NotFound)?;
-    let view = ctx.renderer(&access).answer(answer, false).ok_or(ApiError::NotFound)?;
+    let view = ctx
+        .renderer(&access)
+        .answer(answer, false)
+        .ok_or(ApiError::NotFound)?;
     Ok(json(&view))
 }

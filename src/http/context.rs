@@ -30,14 +30,19 @@ pub struct Caller {
 
 impl Caller {
     pub fn user(&self) -> Option<&User> {
-        self.user_code.as_deref().and_then(|code| self.catalog.user(code))
+        self.user_code
+            .as_deref()
+            .and_then(|code| self.catalog.user(code))
     }
 }
 
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        _state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         parts
             .extensions
             .get::<Caller>()
@@ -53,7 +58,11 @@ fn event_slug(uri: &Uri) -> Option<String> {
         return None;
     }
     let raw = segments.next()?;
-    Some(percent_encoding::percent_decode_str(raw).decode_utf8_lossy().into_owned())
+    Some(
+        percent_encoding::percent_decode_str(raw)
+            .decode_utf8_lossy()
+            .into_owned(),
+    )
 }
 
 /// A request inside one event the caller may see.
@@ -66,17 +75,27 @@ pub struct EventContext {
 impl FromRequestParts<AppState> for EventContext {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let caller = Caller::from_request_parts(parts, state).await?;
         let slug = event_slug(&parts.uri).ok_or(ApiError::NotFound)?;
         let event = visible_event(&caller, &slug)?;
-        Ok(EventContext { caller, event, max_page_size: state.config.max_page_size })
+        Ok(EventContext {
+            caller,
+            event,
+            max_page_size: state.config.max_page_size,
+        })
     }
 }
 
 /// The event, if it exists and the caller may see it; the same 403 otherwise.
 fn visible_event(caller: &Caller, slug: &str) -> Result<Arc<EventData>, ApiError> {
-    let event = caller.catalog.event(slug).ok_or(ApiError::EventNotVisible)?;
+    let event = caller
+        .catalog
+        .event(slug)
+        .ok_or(ApiError::EventNotVisible)?;
     if Access::new(event, caller.user(), caller.now).event_visible() {
         Ok(event.clone())
     } else {
@@ -90,7 +109,10 @@ impl EventContext {
     }
 
     pub fn renderer<'a>(&'a self, access: &'a Access<'a>) -> Renderer<'a> {
-        Renderer { access, users: &self.caller.catalog.users }
+        Renderer {
+            access,
+            users: &self.caller.catalog.users,
+        }
     }
 
     pub fn pagination(&self, params: &mut Params, default_size: usize) -> Pagination {
@@ -121,6 +143,11 @@ impl Caller {
     ) -> super::ApiResult {
         let window = pagination.window(items.len())?;
         let results: Vec<R> = items[window].iter().map(render).collect();
-        Ok(super::json(&pagination.page(items.len(), results, &self.link_base, params)))
+        Ok(super::json(&pagination.page(
+            items.len(),
+            results,
+            &self.link_base,
+            params,
+        )))
     }
 }

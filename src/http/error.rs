@@ -78,13 +78,19 @@ impl IntoResponse for ApiError {
         }
         let mut response = (self.status(), super::json_bytes(&self.body())).into_response();
         let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
         match self {
             ApiError::InvalidToken => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Token"));
             }
             ApiError::MethodNotAllowed(_) => {
-                headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, OPTIONS"));
+                headers.insert(
+                    header::ALLOW,
+                    HeaderValue::from_static("GET, HEAD, OPTIONS"),
+                );
             }
             ApiError::Unavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));

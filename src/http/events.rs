@@ -47,7 +47,8 @@ fn origin_of(url: &str) -> String {
 }
 
 async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
-    let pagination = Pagination::from_params(&mut params, DEFAULT_PAGE_SIZE, state.config.max_page_size);
+    let pagination =
+        Pagination::from_params(&mut params, DEFAULT_PAGE_SIZE, state.config.max_page_size);
     params.check()?;
     let user = caller.user();
     let visible: Vec<_> = caller
@@ -57,9 +58,14 @@ async fn list(State(state): State<AppState>, caller: Caller, mut params: Params)
         .filter(|e| Access::new(e, user, caller.now).event_visible())
         .collect();
     let base = base_url(&state, &caller);
-    caller.page(&params, pagination, &visible, |e| event_view(&e.event, &base))
+    caller.page(&params, pagination, &visible, |e| {
+        event_view(&e.event, &base)
+    })
 }
 
 async fn detail(State(state): State<AppState>, ctx: EventContext) -> ApiResult {
-    Ok(json(&event_view(&ctx.event.event, &base_url(&state, &ctx.caller))))
+    Ok(json(&event_view(
+        &ctx.event.event,
+        &base_url(&state, &ctx.caller),
+    )))
 }

@@ -10,7 +10,13 @@ use super::{json, ApiResult, Endpoint};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
-        Endpoint { path: "/api", summary: "The endpoints of this API", params: &[], list: false, handler: get(root) },
+        Endpoint {
+            path: "/api",
+            summary: "The endpoints of this API",
+            params: &[],
+            list: false,
+            handler: get(root),
+        },
         Endpoint {
             path: "/api/me",
             summary: "The caller (nulls when anonymous)",
@@ -43,7 +49,9 @@ async fn root() -> ApiResult {
 
 async fn me(caller: Caller) -> ApiResult {
     let body = match caller.user() {
-        Some(user) => json!({"name": user.name, "email": user.email, "locale": user.locale, "timezone": user.timezone}),
+        Some(user) => {
+            json!({"name": user.name, "email": user.email, "locale": user.locale, "timezone": user.timezone})
+        }
         None => json!({"name": null, "email": null, "locale": null, "timezone": null}),
     };
     Ok(json(&body))

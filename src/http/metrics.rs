@@ -12,7 +12,9 @@ use axum::response::{IntoResponse, Response};
 use super::AppState;
 
 /// Upper bounds of the latency buckets, in seconds.
-const BUCKETS: [f64; 10] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5];
+const BUCKETS: [f64; 10] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5,
+];
 const CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
 
 #[derive(Default)]
@@ -34,7 +36,8 @@ impl Metrics {
             }
         }
         self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_micros.fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+        self.sum_micros
+            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
     }
 
     fn text(&self, generation: i64) -> String {
@@ -42,7 +45,11 @@ impl Metrics {
         out.push_str("# HELP confapi_requests_total HTTP requests answered, by status class.\n");
         out.push_str("# TYPE confapi_requests_total counter\n");
         for (class, counter) in CLASSES.iter().zip(&self.by_class) {
-            let _ = writeln!(out, "confapi_requests_total{{status=\"{class}\"}} {}", counter.load(Ordering::Relaxed));
+            let _ = writeln!(
+                out,
+                "confapi_requests_total{{status=\"{class}\"}} {}",
+                counter.load(Ordering::Relaxed)
+            );
         }
         out.push_str("# HELP confapi_request_duration_seconds Time to answer a request.\n");
         out.push_str("# TYPE confapi_request_duration_seconds histogram\n");
@@ -54,14 +61,19 @@ impl Metrics {
             );
         }
         let count = self.count.load(Ordering::Relaxed);
-        let _ = writeln!(out, "confapi_request_duration_seconds_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(
+            out,
+            "confapi_request_duration_seconds_bucket{{le=\"+Inf\"}} {count}"
+        );
         let _ = writeln!(
             out,
             "confapi_request_duration_seconds_sum {}",
             self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6
         );
         let _ = writeln!(out, "confapi_request_duration_seconds_count {count}");
-        out.push_str("# HELP confapi_data_generation Storage generation of the data being served.\n");
+        out.push_str(
+            "# HELP confapi_data_generation Storage generation of the data being served.\n",
+        );
         out.push_str("# TYPE confapi_data_generation gauge\n");
         let _ = writeln!(out, "confapi_data_generation {generation}");
         out

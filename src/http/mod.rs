@@ -45,7 +45,10 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { base_url: None, max_page_size: 1000 }
+        Config {
+            base_url: None,
+            max_page_size: 1000,
+        }
     }
 }
 
@@ -97,14 +100,19 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", axum::routing::get(metrics::render))
         .route("/metrics/", axum::routing::get(metrics::render))
         .fallback(context::fallback)
-        .layer(axum::middleware::from_fn_with_state(state.clone(), transport::transport))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            transport::transport,
+        ))
         .with_state(state)
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
 pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
 }
 
 async fn shutdown_signal() {
@@ -130,15 +138,17 @@ async fn shutdown_signal() {
 }
 
 pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    serde_json::to_vec(value).unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
+    serde_json::to_vec(value)
+        .unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
 }
 
 /// A 200 JSON response.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> Response {
     let mut response = json_bytes(value).into_response();
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     response
 }
 

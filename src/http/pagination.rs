@@ -20,8 +20,12 @@ pub struct Page<T: Serialize> {
 #[derive(Debug, Clone, Copy)]
 enum Style {
     /// `page` is 1-based.
-    Page { number: usize },
-    Offset { offset: usize },
+    Page {
+        number: usize,
+    },
+    Offset {
+        offset: usize,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -43,12 +47,16 @@ impl Pagination {
         };
         if page.is_some() || page_size.is_some() {
             Pagination {
-                style: Style::Page { number: page.map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX)) },
+                style: Style::Page {
+                    number: page.map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+                },
                 size: size_of(page_size),
             }
         } else {
             Pagination {
-                style: Style::Offset { offset: offset.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)) },
+                style: Style::Offset {
+                    offset: offset.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+                },
                 size: size_of(limit),
             }
         }
@@ -73,7 +81,13 @@ impl Pagination {
     }
 
     /// The envelope; `link_base` is the absolute URL of the request's path.
-    pub fn page<T: Serialize>(&self, count: usize, results: Vec<T>, link_base: &str, params: &Params) -> Page<T> {
+    pub fn page<T: Serialize>(
+        &self,
+        count: usize,
+        results: Vec<T>,
+        link_base: &str,
+        params: &Params,
+    ) -> Page<T> {
         let link = |replace: &[(&str, String)]| {
             let mut query = form_urlencoded::Serializer::new(String::new());
             for (k, v) in &params.pairs {
@@ -103,6 +117,11 @@ impl Pagination {
                 )
             }
         };
-        Page { count, next, previous, results }
+        Page {
+            count,
+            next,
+            previous,
+            results,
+        }
     }
 }

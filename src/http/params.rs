@@ -32,7 +32,9 @@ fn is_digits(value: &str) -> bool {
 impl Params {
     pub fn parse(query: &str) -> Self {
         Params {
-            pairs: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
+            pairs: form_urlencoded::parse(query.as_bytes())
+                .into_owned()
+                .collect(),
             errors: BTreeMap::new(),
         }
     }
@@ -53,7 +55,10 @@ impl Params {
     }
 
     pub fn error(&mut self, name: &str, message: impl Into<String>) {
-        self.errors.entry(name.to_string()).or_default().push(message.into());
+        self.errors
+            .entry(name.to_string())
+            .or_default()
+            .push(message.into());
     }
 
     /// Fails with every recorded problem.
@@ -79,7 +84,8 @@ impl Params {
 
     /// An id (positive or zero integer).
     pub fn id(&mut self, name: &str) -> Option<i64> {
-        self.natural(name).map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+        self.natural(name)
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
     }
 
     /// `true`/`false`/`1`/`0` in any letter case.
@@ -101,7 +107,10 @@ impl Params {
         if choices.contains(&value.as_str()) {
             Some(value)
         } else {
-            self.error(name, format!("Select a valid choice. {value} is not one of the available choices."));
+            self.error(
+                name,
+                format!("Select a valid choice. {value} is not one of the available choices."),
+            );
             None
         }
     }
@@ -116,16 +125,28 @@ impl Params {
         }
         let parts: Vec<&str> = value.split(',').collect();
         if parts.iter().all(|p| is_digits(p)) {
-            QuestionSelector::Ids(parts.iter().map(|p| p.parse().unwrap_or(i64::MAX)).collect())
+            QuestionSelector::Ids(
+                parts
+                    .iter()
+                    .map(|p| p.parse().unwrap_or(i64::MAX))
+                    .collect(),
+            )
         } else {
-            self.error("questions", "Use `all` or a comma-separated list of question ids.");
+            self.error(
+                "questions",
+                "Use `all` or a comma-separated list of question ids.",
+            );
             QuestionSelector::None
         }
     }
 
     /// `q`: whitespace-separated, lower-cased terms.
     pub fn search_terms(&self) -> Option<Vec<String>> {
-        let terms: Vec<String> = self.get("q")?.split_whitespace().map(str::to_lowercase).collect();
+        let terms: Vec<String> = self
+            .get("q")?
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
         Some(terms)
     }
 }
@@ -133,7 +154,9 @@ impl Params {
 /// Every term occurs (case-insensitively) in at least one of the texts.
 pub fn matches_all_terms<'t>(terms: &[String], texts: impl Iterator<Item = &'t str>) -> bool {
     let lowered: Vec<String> = texts.map(str::to_lowercase).collect();
-    terms.iter().all(|term| lowered.iter().any(|text| text.contains(term.as_str())))
+    terms
+        .iter()
+        .all(|term| lowered.iter().any(|text| text.contains(term.as_str())))
 }
 
 /// A numeric path segment (`/rooms/{id}`): plain digits, else 404.

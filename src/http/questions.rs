@@ -37,7 +37,13 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 /// The caller's questions, by position then id.
 fn visible<'a>(ctx: &'a EventContext, access: &crate::domain::access::Access) -> Vec<&'a Question> {
-    let mut questions: Vec<&Question> = ctx.event.event.questions.iter().filter(|q| access.sees_question(q)).collect();
+    let mut questions: Vec<&Question> = ctx
+        .event
+        .event
+        .questions
+        .iter()
+        .filter(|q| access.sees_question(q))
+        .collect();
     questions.sort_by_key(|q| (q.position, q.id));
     questions
 }
@@ -53,14 +59,19 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let items: Vec<&Question> = visible(&ctx, &access)
         .into_iter()
-        .filter(|q| terms.as_ref().is_none_or(|t| matches_all_terms(t, q.question.texts())))
+        .filter(|q| {
+            terms
+                .as_ref()
+                .is_none_or(|t| matches_all_terms(t, q.question.texts()))
+        })
         .filter(|q| target.as_ref().is_none_or(|t| *t == q.target))
         .filter(|q| variant.as_ref().is_none_or(|v| *v == q.variant))
         .filter(|q| is_public.is_none_or(|p| p == q.is_public))
         .filter(|q| to_reviewers.is_none_or(|r| r == q.is_visible_to_reviewers))
         .collect();
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |q| renderer.question(q))
+    ctx.caller
+        .page(&params, pagination, &items, |q| renderer.question(q))
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {

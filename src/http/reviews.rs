@@ -40,16 +40,25 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         .reviews_ordered
         .iter()
         .map(|&i| &reviews[i])
-        .filter(|r| submission.as_ref().is_none_or(|code| r.submission.to_lowercase() == *code))
+        .filter(|r| {
+            submission
+                .as_ref()
+                .is_none_or(|code| r.submission.to_lowercase() == *code)
+        })
         .filter(|r| access.sees_review(r))
         .collect();
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |r| renderer.review(r))
+    ctx.caller
+        .page(&params, pagination, &items, |r| renderer.review(r))
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
     let access = ctx.access();
     let id = path_id(&id)?;
-    let review = ctx.event.review(id).filter(|r| access.sees_review(r)).ok_or(ApiError::NotFound)?;
+    let review = ctx
+        .event
+        .review(id)
+        .filter(|r| access.sees_review(r))
+        .ok_or(ApiError::NotFound)?;
     Ok(json(&ctx.renderer(&access).review(review)))
 }

@@ -39,7 +39,8 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     // By position, rooms without one last, then by id.
     items.sort_by_key(|r| (r.position.is_none(), r.position, r.id));
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |r| renderer.room(r))
+    ctx.caller
+        .page(&params, pagination, &items, |r| renderer.room(r))
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {

@@ -17,8 +17,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             path: "/api/events/{event}/speakers",
             summary: "Speakers the caller may see",
             params: &[
-                ("q", "Search terms in the name (organisers: also the e-mail)"),
-                ("questions", "`all` or comma-separated question ids: include those answers"),
+                (
+                    "q",
+                    "Search terms in the name (organisers: also the e-mail)",
+                ),
+                (
+                    "questions",
+                    "`all` or comma-separated question ids: include those answers",
+                ),
             ],
             list: true,
             handler: get(list),
@@ -26,7 +32,10 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             path: "/api/events/{event}/speakers/{code}",
             summary: "One speaker",
-            params: &[("questions", "`all` or comma-separated question ids: include those answers")],
+            params: &[(
+                "questions",
+                "`all` or comma-separated question ids: include those answers",
+            )],
             list: false,
             handler: get(detail),
         },
@@ -58,10 +67,16 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         })
         .collect();
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |p| renderer.speaker(p, &selector))
+    ctx.caller.page(&params, pagination, &items, |p| {
+        renderer.speaker(p, &selector)
+    })
 }
 
-async fn detail(ctx: EventContext, mut params: Params, Path((_, code)): Path<(String, String)>) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    mut params: Params,
+    Path((_, code)): Path<(String, String)>,
+) -> ApiResult {
     let selector = params.question_selector();
     params.check()?;
     let access = ctx.access();
@@ -74,6 +89,9 @@ async fn detail(ctx: EventContext, mut params: Params, Path((_, code)): Path<(St
         .find(|p| p.user.to_lowercase() == code)
         .filter(|p| access.sees_speaker(&p.user))
         .ok_or(ApiError::NotFound)?;
-    let view = ctx.renderer(&access).speaker(profile, &selector).ok_or(ApiError::NotFound)?;
+    let view = ctx
+        .renderer(&access)
+        .speaker(profile, &selector)
+        .ok_or(ApiError::NotFound)?;
     Ok(json(&view))
 }

@@ -14,16 +14,25 @@ use crate::domain::views::shown_texts;
 use crate::model::{Submission, STATES};
 
 const LIST_PARAMS: &[(&str, &str)] = &[
-    ("q", "Search terms; each must occur in the title or a speaker's name"),
+    (
+        "q",
+        "Search terms; each must occur in the title or a speaker's name",
+    ),
     ("state", "Only these states (repeatable)"),
     ("submission_type", "Only this submission type id"),
     ("content_locale", "Only this content language"),
     ("is_featured", "true or false"),
-    ("questions", "`all` or comma-separated question ids: include those answers"),
+    (
+        "questions",
+        "`all` or comma-separated question ids: include those answers",
+    ),
     ("anon", "Any value: show the anonymised view"),
 ];
 const DETAIL_PARAMS: &[(&str, &str)] = &[
-    ("questions", "`all` or comma-separated question ids: include those answers"),
+    (
+        "questions",
+        "`all` or comma-separated question ids: include those answers",
+    ),
     ("anon", "Any value: show the anonymised view"),
 ];
 
@@ -80,10 +89,17 @@ struct Filters {
 
 impl Filters {
     fn parse(params: &mut Params, ctx: &EventContext) -> Self {
-        let states: Vec<String> = params.get_all("state").into_iter().map(str::to_string).collect();
+        let states: Vec<String> = params
+            .get_all("state")
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         for state in &states {
             if !STATES.contains(&state.as_str()) {
-                params.error("state", format!("Select a valid choice. {state} is not one of the available choices."));
+                params.error(
+                    "state",
+                    format!("Select a valid choice. {state} is not one of the available choices."),
+                );
             }
         }
         let submission_type = match params.get("submission_type").map(str::to_string) {
@@ -91,7 +107,12 @@ impl Filters {
             Some(raw) => match digits_id(&raw).filter(|id| ctx.event.type_index.contains_key(id)) {
                 Some(id) => Some(id),
                 None => {
-                    params.error("submission_type", format!("Select a valid choice. {raw} is not one of the available choices."));
+                    params.error(
+                        "submission_type",
+                        format!(
+                            "Select a valid choice. {raw} is not one of the available choices."
+                        ),
+                    );
                     None
                 }
             },
@@ -105,14 +126,27 @@ impl Filters {
         }
     }
 
-    fn matches(&self, access: &Access, users: &std::collections::HashMap<String, crate::model::User>, sub: &Submission, anon: bool) -> bool {
+    fn matches(
+        &self,
+        access: &Access,
+        users: &std::collections::HashMap<String, crate::model::User>,
+        sub: &Submission,
+        anon: bool,
+    ) -> bool {
         if !self.states.is_empty() && !self.states.contains(&sub.state) {
             return false;
         }
-        if self.submission_type.is_some_and(|t| t != sub.submission_type) {
+        if self
+            .submission_type
+            .is_some_and(|t| t != sub.submission_type)
+        {
             return false;
         }
-        if self.content_locale.as_ref().is_some_and(|l| *l != sub.content_locale) {
+        if self
+            .content_locale
+            .as_ref()
+            .is_some_and(|l| *l != sub.content_locale)
+        {
             return false;
         }
         if self.is_featured.is_some_and(|f| f != sub.is_featured) {
@@ -154,10 +188,17 @@ async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
         .filter(|s| in_set(&access, s, kind) && filters.matches(&access, users, s, anon))
         .collect();
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |s| renderer.submission(s, anon, &selector))
+    ctx.caller.page(&params, pagination, &items, |s| {
+        renderer.submission(s, anon, &selector)
+    })
 }
 
-async fn detail(ctx: EventContext, mut params: Params, Path((_, code)): Path<(String, String)>, kind: Kind) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    mut params: Params,
+    Path((_, code)): Path<(String, String)>,
+    kind: Kind,
+) -> ApiResult {
     let selector = params.question_selector();
     params.check()?;
     let anon = params.get("anon").is_some();
@@ -169,5 +210,7 @@ async fn detail(ctx: EventContext, mut params: Params, Path((_, code)): Path<(St
         .map(|&i| &ctx.event.event.submissions[i])
         .filter(|s| in_set(&access, s, kind))
         .ok_or(ApiError::NotFound)?;
-    Ok(json(&ctx.renderer(&access).submission(sub, anon, &selector)))
+    Ok(json(
+        &ctx.renderer(&access).submission(sub, anon, &selector),
+    ))
 }

@@ -44,7 +44,8 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let items = visible(&ctx, access.sees_tags());
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |t| renderer.tag(t))
+    ctx.caller
+        .page(&params, pagination, &items, |t| renderer.tag(t))
 }
 
 async fn detail(ctx: EventContext, Path((_, name)): Path<(String, String)>) -> ApiResult {

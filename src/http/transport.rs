@@ -24,8 +24,14 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     let mut response = handle(&state, request, next).await;
 
     let headers = response.headers_mut();
-    headers.insert(header::VARY, HeaderValue::from_static("Accept, Authorization"));
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    headers.insert(
+        header::VARY,
+        HeaderValue::from_static("Accept, Authorization"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
 
     let status = response.status();
     let elapsed = started.elapsed();
@@ -48,9 +54,18 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         // Preflight: always allowed, never authenticated.
         let mut response = StatusCode::NO_CONTENT.into_response();
         let headers = response.headers_mut();
-        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("Authorization, Content-Type"));
-        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, HEAD, OPTIONS"));
-        headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, OPTIONS"));
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_HEADERS,
+            HeaderValue::from_static("Authorization, Content-Type"),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static("GET, HEAD, OPTIONS"),
+        );
+        headers.insert(
+            header::ALLOW,
+            HeaderValue::from_static("GET, HEAD, OPTIONS"),
+        );
         return response;
     }
     if is_probe(request.uri().path()) {
@@ -70,7 +85,11 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     if method != Method::GET && method != Method::HEAD {
         return ApiError::MethodNotAllowed(method.to_string()).into_response();
     }
-    let link_base = format!("{}{}", base_url(state, request.headers()), request.uri().path());
+    let link_base = format!(
+        "{}{}",
+        base_url(state, request.headers()),
+        request.uri().path()
+    );
     request.extensions_mut().insert(Caller {
         catalog,
         user_code,
@@ -102,7 +121,8 @@ fn authenticate(headers: &HeaderMap, catalog: &Catalog) -> Result<Option<String>
     };
     let text = value.to_str().map_err(|_| ApiError::InvalidToken)?;
     let parts: Vec<&str> = text.split_whitespace().collect();
-    let is_keyword = |word: &str| word.eq_ignore_ascii_case("token") || word.eq_ignore_ascii_case("bearer");
+    let is_keyword =
+        |word: &str| word.eq_ignore_ascii_case("token") || word.eq_ignore_ascii_case("bearer");
     let key = match parts.as_slice() {
         [key] if !is_keyword(key) => *key,
         [keyword, key] if is_keyword(keyword) => *key,
@@ -136,7 +156,9 @@ async fn with_etag(response: Response, if_none_match: Option<HeaderValue>) -> Re
     let (mut parts, body) = response.into_parts();
     let bytes: Bytes = match axum::body::to_bytes(body, usize::MAX).await {
         Ok(bytes) => bytes,
-        Err(err) => return ApiError::Internal(format!("reading a response body: {err}")).into_response(),
+        Err(err) => {
+            return ApiError::Internal(format!("reading a response body: {err}")).into_response()
+        }
     };
     let etag = format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(&bytes));
     let matches = if_none_match

@@ -53,9 +53,9 @@ impl std::error::Error for StoreError {}
 impl From<sqlx::Error> for StoreError {
     fn from(err: sqlx::Error) -> Self {
         match err {
-            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) | sqlx::Error::ColumnNotFound(_) => {
-                StoreError::Corrupt(err.to_string())
-            }
+            sqlx::Error::ColumnDecode { .. }
+            | sqlx::Error::Decode(_)
+            | sqlx::Error::ColumnNotFound(_) => StoreError::Corrupt(err.to_string()),
             other => StoreError::Unavailable(other.to_string()),
         }
     }
@@ -82,7 +82,10 @@ pub trait Store: Send + Sync {
 
     /// Users and the events whose generation is not the one in `known`
     /// (slug → generation), from one consistent read.
-    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded, StoreError>>;
+    fn load<'a>(
+        &'a self,
+        known: &'a HashMap<String, i64>,
+    ) -> BoxFuture<'a, Result<Loaded, StoreError>>;
 
     /// Upserts the users and replaces each event of the same slug
     /// (case-insensitively), all in one transaction.

@@ -36,7 +36,11 @@ pub struct Table {
 
 impl Table {
     pub fn column_list(&self) -> String {
-        self.columns.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
+        self.columns
+            .iter()
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -96,29 +100,282 @@ macro_rules! event_table {
 }
 
 // Per-event tables; every one also has the leading `event_id` column.
-event_table!(TEAMS, "teams", [("position", Int), ("name", Text), ("can_change_submissions", Int), ("is_reviewer", Int), ("force_hide_speaker_names", Int)], "position");
-event_table!(TEAM_MEMBERS, "team_members", [("team_position", Int), ("position", Int), ("user_code", Text)], "team_position, position");
-event_table!(TEAM_TRACKS, "team_tracks", [("team_position", Int), ("position", Int), ("track_id", Int)], "team_position, position");
-event_table!(SUBMISSION_TYPES, "submission_types", [("id", Int), ("position", Int), ("name", Text), ("default_duration", Int)], "position");
-event_table!(TRACKS, "tracks", [("id", Int), ("position", Int), ("name", Text), ("color", Text)], "position");
-event_table!(ROOMS, "rooms", [("id", Int), ("position_in_dataset", Int), ("guid", Text), ("name", Text), ("description", Text), ("speaker_info", Text), ("capacity", Int), ("position", Int)], "position_in_dataset");
-event_table!(ROOM_AVAILABILITIES, "room_availabilities", [("room_id", Int), ("id", Int), ("start_at", Int), ("end_at", Int)], "room_id, id");
-event_table!(TAGS, "tags", [("id", Int), ("position", Int), ("tag", Text), ("description", Text), ("color", Text), ("is_public", Int)], "position");
-event_table!(QUESTIONS, "questions", [("id", Int), ("position_in_dataset", Int), ("variant", Text), ("target", Text), ("question", Text), ("help_text", Text), ("question_required", Text), ("deadline", Int), ("freeze_after", Int), ("default_answer", Text), ("contains_personal_data", Int), ("min_length", Int), ("max_length", Int), ("is_public", Int), ("is_visible_to_reviewers", Int), ("active", Int), ("position", Int)], "position_in_dataset");
-event_table!(QUESTION_OPTIONS, "question_options", [("question_id", Int), ("id", Int), ("position", Int), ("answer", Text)], "question_id, position");
-event_table!(QUESTION_TRACKS, "question_tracks", [("question_id", Int), ("position", Int), ("track_id", Int)], "question_id, position");
-event_table!(QUESTION_SUBMISSION_TYPES, "question_submission_types", [("question_id", Int), ("position", Int), ("submission_type_id", Int)], "question_id, position");
-event_table!(SPEAKERS, "speakers", [("user_code", Text), ("position", Int), ("biography", Text)], "position");
-event_table!(SPEAKER_AVAILABILITIES, "speaker_availabilities", [("user_code", Text), ("id", Int), ("start_at", Int), ("end_at", Int)], "user_code, id");
-event_table!(SUBMISSIONS, "submissions", [("code", Text), ("position", Int), ("title", Text), ("submission_type", Int), ("track", Int), ("state", Text), ("pending_state", Text), ("abstract", Text), ("description", Text), ("notes", Text), ("internal_notes", Text), ("duration", Int), ("slot_count", Int), ("do_not_record", Int), ("is_featured", Int), ("content_locale", Text), ("image", Text), ("created", Int), ("is_anonymised", Int), ("anon_title", Text), ("anon_abstract", Text), ("anon_description", Text)], "position");
-event_table!(SUBMISSION_SPEAKERS, "submission_speakers", [("submission_code", Text), ("position", Int), ("user_code", Text)], "submission_code, position");
-event_table!(SUBMISSION_TAGS, "submission_tags", [("submission_code", Text), ("position", Int), ("tag_id", Int)], "submission_code, position");
-event_table!(SUBMISSION_RESOURCES, "submission_resources", [("submission_code", Text), ("position", Int), ("resource", Text), ("description", Text)], "submission_code, position");
-event_table!(SUBMISSION_REVIEWERS, "submission_reviewers", [("submission_code", Text), ("position", Int), ("user_code", Text)], "submission_code, position");
-event_table!(SLOTS, "slots", [("submission_code", Text), ("position", Int), ("room", Int), ("start_at", Int), ("end_at", Int), ("is_visible", Int)], "submission_code, position");
-event_table!(ANSWERS, "answers", [("id", Int), ("position", Int), ("question", Int), ("answer", Text), ("answer_file", Text), ("submission", Text), ("person", Text), ("review", Int)], "position");
-event_table!(ANSWER_OPTIONS, "answer_options", [("answer_id", Int), ("position", Int), ("option_id", Int)], "answer_id, position");
-event_table!(REVIEWS, "reviews", [("id", Int), ("position", Int), ("submission", Text), ("user_code", Text), ("text", Text), ("score", Real), ("created", Int), ("updated", Int)], "position");
+event_table!(
+    TEAMS,
+    "teams",
+    [
+        ("position", Int),
+        ("name", Text),
+        ("can_change_submissions", Int),
+        ("is_reviewer", Int),
+        ("force_hide_speaker_names", Int)
+    ],
+    "position"
+);
+event_table!(
+    TEAM_MEMBERS,
+    "team_members",
+    [
+        ("team_position", Int),
+        ("position", Int),
+        ("user_code", Text)
+    ],
+    "team_position, position"
+);
+event_table!(
+    TEAM_TRACKS,
+    "team_tracks",
+    [("team_position", Int), ("position", Int), ("track_id", Int)],
+    "team_position, position"
+);
+event_table!(
+    SUBMISSION_TYPES,
+    "submission_types",
+    [
+        ("id", Int),
+        ("position", Int),
+        ("name", Text),
+        ("default_duration", Int)
+    ],
+    "position"
+);
+event_table!(
+    TRACKS,
+    "tracks",
+    [
+        ("id", Int),
+        ("position", Int),
+        ("name", Text),
+        ("color", Text)
+    ],
+    "position"
+);
+event_table!(
+    ROOMS,
+    "rooms",
+    [
+        ("id", Int),
+        ("position_in_dataset", Int),
+        ("guid", Text),
+        ("name", Text),
+        ("description", Text),
+        ("speaker_info", Text),
+        ("capacity", Int),
+        ("position", Int)
+    ],
+    "position_in_dataset"
+);
+event_table!(
+    ROOM_AVAILABILITIES,
+    "room_availabilities",
+    [
+        ("room_id", Int),
+        ("id", Int),
+        ("start_at", Int),
+        ("end_at", Int)
+    ],
+    "room_id, id"
+);
+event_table!(
+    TAGS,
+    "tags",
+    [
+        ("id", Int),
+        ("position", Int),
+        ("tag", Text),
+        ("description", Text),
+        ("color", Text),
+        ("is_public", Int)
+    ],
+    "position"
+);
+event_table!(
+    QUESTIONS,
+    "questions",
+    [
+        ("id", Int),
+        ("position_in_dataset", Int),
+        ("variant", Text),
+        ("target", Text),
+        ("question", Text),
+        ("help_text", Text),
+        ("question_required", Text),
+        ("deadline", Int),
+        ("freeze_after", Int),
+        ("default_answer", Text),
+        ("contains_personal_data", Int),
+        ("min_length", Int),
+        ("max_length", Int),
+        ("is_public", Int),
+        ("is_visible_to_reviewers", Int),
+        ("active", Int),
+        ("position", Int)
+    ],
+    "position_in_dataset"
+);
+event_table!(
+    QUESTION_OPTIONS,
+    "question_options",
+    [
+        ("question_id", Int),
+        ("id", Int),
+        ("position", Int),
+        ("answer", Text)
+    ],
+    "question_id, position"
+);
+event_table!(
+    QUESTION_TRACKS,
+    "question_tracks",
+    [("question_id", Int), ("position", Int), ("track_id", Int)],
+    "question_id, position"
+);
+event_table!(
+    QUESTION_SUBMISSION_TYPES,
+    "question_submission_types",
+    [
+        ("question_id", Int),
+        ("position", Int),
+        ("submission_type_id", Int)
+    ],
+    "question_id, position"
+);
+event_table!(
+    SPEAKERS,
+    "speakers",
+    [("user_code", Text), ("position", Int), ("biography", Text)],
+    "position"
+);
+event_table!(
+    SPEAKER_AVAILABILITIES,
+    "speaker_availabilities",
+    [
+        ("user_code", Text),
+        ("id", Int),
+        ("start_at", Int),
+        ("end_at", Int)
+    ],
+    "user_code, id"
+);
+event_table!(
+    SUBMISSIONS,
+    "submissions",
+    [
+        ("code", Text),
+        ("position", Int),
+        ("title", Text),
+        ("submission_type", Int),
+        ("track", Int),
+        ("state", Text),
+        ("pending_state", Text),
+        ("abstract", Text),
+        ("description", Text),
+        ("notes", Text),
+        ("internal_notes", Text),
+        ("duration", Int),
+        ("slot_count", Int),
+        ("do_not_record", Int),
+        ("is_featured", Int),
+        ("content_locale", Text),
+        ("image", Text),
+        ("created", Int),
+        ("is_anonymised", Int),
+        ("anon_title", Text),
+        ("anon_abstract", Text),
+        ("anon_description", Text)
+    ],
+    "position"
+);
+event_table!(
+    SUBMISSION_SPEAKERS,
+    "submission_speakers",
+    [
+        ("submission_code", Text),
+        ("position", Int),
+        ("user_code", Text)
+    ],
+    "submission_code, position"
+);
+event_table!(
+    SUBMISSION_TAGS,
+    "submission_tags",
+    [
+        ("submission_code", Text),
+        ("position", Int),
+        ("tag_id", Int)
+    ],
+    "submission_code, position"
+);
+event_table!(
+    SUBMISSION_RESOURCES,
+    "submission_resources",
+    [
+        ("submission_code", Text),
+        ("position", Int),
+        ("resource", Text),
+        ("description", Text)
+    ],
+    "submission_code, position"
+);
+event_table!(
+    SUBMISSION_REVIEWERS,
+    "submission_reviewers",
+    [
+        ("submission_code", Text),
+        ("position", Int),
+        ("user_code", Text)
+    ],
+    "submission_code, position"
+);
+event_table!(
+    SLOTS,
+    "slots",
+    [
+        ("submission_code", Text),
+        ("position", Int),
+        ("room", Int),
+        ("start_at", Int),
+        ("end_at", Int),
+        ("is_visible", Int)
+    ],
+    "submission_code, position"
+);
+event_table!(
+    ANSWERS,
+    "answers",
+    [
+        ("id", Int),
+        ("position", Int),
+        ("question", Int),
+        ("answer", Text),
+        ("answer_file", Text),
+        ("submission", Text),
+        ("person", Text),
+        ("review", Int)
+    ],
+    "position"
+);
+event_table!(
+    ANSWER_OPTIONS,
+    "answer_options",
+    [("answer_id", Int), ("position", Int), ("option_id", Int)],
+    "answer_id, position"
+);
+event_table!(
+    REVIEWS,
+    "reviews",
+    [
+        ("id", Int),
+        ("position", Int),
+        ("submission", Text),
+        ("user_code", Text),
+        ("text", Text),
+        ("score", Real),
+        ("created", Int),
+        ("updated", Int)
+    ],
+    "position"
+);
 
 /// Every per-event table, in the order rows are inserted.
 pub const EVENT_TABLES: [&Table; 23] = [
@@ -206,7 +463,11 @@ where
 }
 
 fn enum_name<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
-    table.iter().find(|(_, v)| *v == value).map(|(n, _)| *n).unwrap_or("")
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map(|(n, _)| *n)
+        .unwrap_or("")
 }
 
 pub fn user_rows(user: &User) -> (Row, Vec<Row>) {
@@ -252,12 +513,23 @@ pub fn event_row(e: &Event) -> Row {
 /// All rows of one event's per-event tables (without the `event_id` column),
 /// keyed by table name.
 pub fn event_table_rows(e: &Event) -> HashMap<&'static str, Vec<Row>> {
-    let mut t: HashMap<&'static str, Vec<Row>> =
-        EVENT_TABLES.iter().map(|table| (table.name, Vec::new())).collect();
+    let mut t: HashMap<&'static str, Vec<Row>> = EVENT_TABLES
+        .iter()
+        .map(|table| (table.name, Vec::new()))
+        .collect();
     let mut push = |table: &Table, row: Row| t.get_mut(table.name).expect("known table").push(row);
 
     for (i, team) in e.teams.iter().enumerate() {
-        push(&TEAMS, vec![v(i), v(&team.name), v(team.can_change_submissions), v(team.is_reviewer), v(team.force_hide_speaker_names)]);
+        push(
+            &TEAMS,
+            vec![
+                v(i),
+                v(&team.name),
+                v(team.can_change_submissions),
+                v(team.is_reviewer),
+                v(team.force_hide_speaker_names),
+            ],
+        );
         for (j, member) in team.members.iter().enumerate() {
             push(&TEAM_MEMBERS, vec![v(i), v(j), v(member)]);
         }
@@ -266,29 +538,79 @@ pub fn event_table_rows(e: &Event) -> HashMap<&'static str, Vec<Row>> {
         }
     }
     for (i, st) in e.submission_types.iter().enumerate() {
-        push(&SUBMISSION_TYPES, vec![v(st.id), v(i), v(&st.name), v(st.default_duration)]);
+        push(
+            &SUBMISSION_TYPES,
+            vec![v(st.id), v(i), v(&st.name), v(st.default_duration)],
+        );
     }
     for (i, track) in e.tracks.iter().enumerate() {
-        push(&TRACKS, vec![v(track.id), v(i), v(&track.name), v(&track.color)]);
+        push(
+            &TRACKS,
+            vec![v(track.id), v(i), v(&track.name), v(&track.color)],
+        );
     }
     for (i, room) in e.rooms.iter().enumerate() {
-        push(&ROOMS, vec![v(room.id), v(i), v(room.guid.as_ref()), v(&room.name), v(&room.description), v(&room.speaker_info), v(room.capacity), v(room.position)]);
+        push(
+            &ROOMS,
+            vec![
+                v(room.id),
+                v(i),
+                v(room.guid.as_ref()),
+                v(&room.name),
+                v(&room.description),
+                v(&room.speaker_info),
+                v(room.capacity),
+                v(room.position),
+            ],
+        );
         for a in &room.availabilities {
-            push(&ROOM_AVAILABILITIES, vec![v(room.id), v(a.id), v(&a.start), v(&a.end)]);
+            push(
+                &ROOM_AVAILABILITIES,
+                vec![v(room.id), v(a.id), v(&a.start), v(&a.end)],
+            );
         }
     }
     for (i, tag) in e.tags.iter().enumerate() {
-        push(&TAGS, vec![v(tag.id), v(i), v(&tag.tag), v(&tag.description), v(&tag.color), v(tag.is_public)]);
+        push(
+            &TAGS,
+            vec![
+                v(tag.id),
+                v(i),
+                v(&tag.tag),
+                v(&tag.description),
+                v(&tag.color),
+                v(tag.is_public),
+            ],
+        );
     }
     for (i, q) in e.questions.iter().enumerate() {
-        push(&QUESTIONS, vec![
-            v(q.id), v(i), v(&q.variant), v(&q.target), v(&q.question), v(&q.help_text),
-            v(&q.question_required), v(q.deadline.as_ref()), v(q.freeze_after.as_ref()),
-            v(q.default_answer.as_ref()), v(q.contains_personal_data), v(q.min_length),
-            v(q.max_length), v(q.is_public), v(q.is_visible_to_reviewers), v(q.active), v(q.position),
-        ]);
+        push(
+            &QUESTIONS,
+            vec![
+                v(q.id),
+                v(i),
+                v(&q.variant),
+                v(&q.target),
+                v(&q.question),
+                v(&q.help_text),
+                v(&q.question_required),
+                v(q.deadline.as_ref()),
+                v(q.freeze_after.as_ref()),
+                v(q.default_answer.as_ref()),
+                v(q.contains_personal_data),
+                v(q.min_length),
+                v(q.max_length),
+                v(q.is_public),
+                v(q.is_visible_to_reviewers),
+                v(q.active),
+                v(q.position),
+            ],
+        );
         for (j, o) in q.options.iter().enumerate() {
-            push(&QUESTION_OPTIONS, vec![v(q.id), v(o.id), v(j), v(&o.answer)]);
+            push(
+                &QUESTION_OPTIONS,
+                vec![v(q.id), v(o.id), v(j), v(&o.answer)],
+            );
         }
         for (j, track) in q.tracks.iter().enumerate() {
             push(&QUESTION_TRACKS, vec![v(q.id), v(j), v(*track)]);
@@ -300,18 +622,41 @@ pub fn event_table_rows(e: &Event) -> HashMap<&'static str, Vec<Row>> {
     for (i, p) in e.speakers.iter().enumerate() {
         push(&SPEAKERS, vec![v(&p.user), v(i), v(&p.biography)]);
         for a in &p.availabilities {
-            push(&SPEAKER_AVAILABILITIES, vec![v(&p.user), v(a.id), v(&a.start), v(&a.end)]);
+            push(
+                &SPEAKER_AVAILABILITIES,
+                vec![v(&p.user), v(a.id), v(&a.start), v(&a.end)],
+            );
         }
     }
     for (i, s) in e.submissions.iter().enumerate() {
         let anon = s.anonymised.clone().unwrap_or_default();
-        push(&SUBMISSIONS, vec![
-            v(&s.code), v(i), v(&s.title), v(s.submission_type), v(s.track), v(&s.state),
-            v(s.pending_state.as_ref()), v(&s.abstract_), v(&s.description), v(&s.notes),
-            v(&s.internal_notes), v(s.duration), v(s.slot_count), v(s.do_not_record),
-            v(s.is_featured), v(&s.content_locale), v(s.image.as_ref()), v(&s.created),
-            v(s.anonymised.is_some()), v(&anon.title), v(&anon.abstract_), v(&anon.description),
-        ]);
+        push(
+            &SUBMISSIONS,
+            vec![
+                v(&s.code),
+                v(i),
+                v(&s.title),
+                v(s.submission_type),
+                v(s.track),
+                v(&s.state),
+                v(s.pending_state.as_ref()),
+                v(&s.abstract_),
+                v(&s.description),
+                v(&s.notes),
+                v(&s.internal_notes),
+                v(s.duration),
+                v(s.slot_count),
+                v(s.do_not_record),
+                v(s.is_featured),
+                v(&s.content_locale),
+                v(s.image.as_ref()),
+                v(&s.created),
+                v(s.anonymised.is_some()),
+                v(&anon.title),
+                v(&anon.abstract_),
+                v(&anon.description),
+            ],
+        );
         for (j, user) in s.speakers.iter().enumerate() {
             push(&SUBMISSION_SPEAKERS, vec![v(&s.code), v(j), v(user)]);
         }
@@ -319,23 +664,60 @@ pub fn event_table_rows(e: &Event) -> HashMap<&'static str, Vec<Row>> {
             push(&SUBMISSION_TAGS, vec![v(&s.code), v(j), v(*tag)]);
         }
         for (j, r) in s.resources.iter().enumerate() {
-            push(&SUBMISSION_RESOURCES, vec![v(&s.code), v(j), v(&r.resource), v(&r.description)]);
+            push(
+                &SUBMISSION_RESOURCES,
+                vec![v(&s.code), v(j), v(&r.resource), v(&r.description)],
+            );
         }
         for (j, user) in s.assigned_reviewers.iter().enumerate() {
             push(&SUBMISSION_REVIEWERS, vec![v(&s.code), v(j), v(user)]);
         }
         for (j, slot) in s.slots.iter().enumerate() {
-            push(&SLOTS, vec![v(&s.code), v(j), v(slot.room), v(slot.start.as_ref()), v(slot.end.as_ref()), v(slot.is_visible)]);
+            push(
+                &SLOTS,
+                vec![
+                    v(&s.code),
+                    v(j),
+                    v(slot.room),
+                    v(slot.start.as_ref()),
+                    v(slot.end.as_ref()),
+                    v(slot.is_visible),
+                ],
+            );
         }
     }
     for (i, a) in e.answers.iter().enumerate() {
-        push(&ANSWERS, vec![v(a.id), v(i), v(a.question), v(&a.answer), v(a.answer_file.as_ref()), v(a.submission.as_ref()), v(a.person.as_ref()), v(a.review)]);
+        push(
+            &ANSWERS,
+            vec![
+                v(a.id),
+                v(i),
+                v(a.question),
+                v(&a.answer),
+                v(a.answer_file.as_ref()),
+                v(a.submission.as_ref()),
+                v(a.person.as_ref()),
+                v(a.review),
+            ],
+        );
         for (j, option) in a.options.iter().enumerate() {
             push(&ANSWER_OPTIONS, vec![v(a.id), v(j), v(*option)]);
         }
     }
     for (i, r) in e.reviews.iter().enumerate() {
-        push(&REVIEWS, vec![v(r.id), v(i), v(&r.submission), v(&r.user), v(&r.text), v(r.score), v(&r.created), v(&r.updated)]);
+        push(
+            &REVIEWS,
+            vec![
+                v(r.id),
+                v(i),
+                v(&r.submission),
+                v(&r.user),
+                v(&r.text),
+                v(r.score),
+                v(&r.created),
+                v(&r.updated),
+            ],
+        );
     }
     t
 }
@@ -351,7 +733,11 @@ struct Cols<'a> {
 
 impl<'a> Cols<'a> {
     fn corrupt(&self, i: usize, want: &str) -> StoreError {
-        StoreError::Corrupt(format!("{}: column {i} is not {want}: {:?}", self.table, self.row.get(i)))
+        StoreError::Corrupt(format!(
+            "{}: column {i} is not {want}: {:?}",
+            self.table,
+            self.row.get(i)
+        ))
     }
     fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
         match self.row.get(i) {
@@ -361,7 +747,8 @@ impl<'a> Cols<'a> {
         }
     }
     fn int(&self, i: usize) -> Result<i64, StoreError> {
-        self.opt_int(i)?.ok_or_else(|| self.corrupt(i, "an integer"))
+        self.opt_int(i)?
+            .ok_or_else(|| self.corrupt(i, "an integer"))
     }
     fn bool(&self, i: usize) -> Result<bool, StoreError> {
         Ok(self.int(i)? != 0)
@@ -385,7 +772,8 @@ impl<'a> Cols<'a> {
         self.opt_text(i)?.ok_or_else(|| self.corrupt(i, "text"))
     }
     fn i18n(&self, i: usize) -> Result<I18n, StoreError> {
-        I18n::from_json_str(&self.text(i)?).map_err(|e| StoreError::Corrupt(format!("{}: {e}", self.table)))
+        I18n::from_json_str(&self.text(i)?)
+            .map_err(|e| StoreError::Corrupt(format!("{}: {e}", self.table)))
     }
     fn opt_time(&self, i: usize) -> Result<Option<Timestamp>, StoreError> {
         match self.opt_int(i)? {
@@ -398,12 +786,16 @@ impl<'a> Cols<'a> {
         }
     }
     fn time(&self, i: usize) -> Result<Timestamp, StoreError> {
-        self.opt_time(i)?.ok_or_else(|| self.corrupt(i, "a timestamp"))
+        self.opt_time(i)?
+            .ok_or_else(|| self.corrupt(i, "a timestamp"))
     }
     fn opt_date(&self, i: usize) -> Result<Option<NaiveDate>, StoreError> {
         match self.opt_text(i)? {
             None => Ok(None),
-            Some(text) => text.parse().map(Some).map_err(|_| self.corrupt(i, "a date")),
+            Some(text) => text
+                .parse()
+                .map(Some)
+                .map_err(|_| self.corrupt(i, "a date")),
         }
     }
 }
@@ -415,11 +807,17 @@ fn each<'a>(
     rows.get(table.name)
         .into_iter()
         .flatten()
-        .map(move |row| Cols { table: table.name, row })
+        .map(move |row| Cols {
+            table: table.name,
+            row,
+        })
 }
 
 pub fn user_from_rows(row: &[Value], token_hashes: Vec<String>) -> Result<User, StoreError> {
-    let c = Cols { table: USERS.name, row };
+    let c = Cols {
+        table: USERS.name,
+        row,
+    };
     Ok(User {
         code: c.text(0)?,
         name: c.text(1)?,
@@ -436,7 +834,10 @@ pub fn user_from_rows(row: &[Value], token_hashes: Vec<String>) -> Result<User, 
 pub fn tokens_by_user(rows: &[Row]) -> Result<HashMap<String, Vec<String>>, StoreError> {
     let mut out: HashMap<String, Vec<String>> = HashMap::new();
     for row in rows {
-        let c = Cols { table: USER_TOKENS.name, row };
+        let c = Cols {
+            table: USER_TOKENS.name,
+            row,
+        };
         out.entry(c.text(1)?).or_default().push(c.text(0)?);
     }
     Ok(out)
@@ -463,8 +864,14 @@ fn grouped<K: std::hash::Hash + Eq, T>(
 }
 
 /// Rebuilds an event from its `EVENTS` row and its per-event table rows.
-pub fn event_from_rows(header: &[Value], t: &HashMap<&'static str, Vec<Row>>) -> Result<Event, StoreError> {
-    let h = Cols { table: EVENTS.name, row: header };
+pub fn event_from_rows(
+    header: &[Value],
+    t: &HashMap<&'static str, Vec<Row>>,
+) -> Result<Event, StoreError> {
+    let h = Cols {
+        table: EVENTS.name,
+        row: header,
+    };
     let review_phase = match h.opt_text(10)? {
         None => None,
         Some(name) => Some(ReviewPhase {
@@ -493,14 +900,33 @@ pub fn event_from_rows(header: &[Value], t: &HashMap<&'static str, Vec<Row>>) ->
         .collect::<Result<_, StoreError>>()?;
 
     let submission_types = each(t, &SUBMISSION_TYPES)
-        .map(|c| Ok(SubmissionType { id: c.int(0)?, name: c.i18n(2)?, default_duration: c.int(3)? }))
+        .map(|c| {
+            Ok(SubmissionType {
+                id: c.int(0)?,
+                name: c.i18n(2)?,
+                default_duration: c.int(3)?,
+            })
+        })
         .collect::<Result<_, StoreError>>()?;
     let tracks = each(t, &TRACKS)
-        .map(|c| Ok(Track { id: c.int(0)?, name: c.i18n(2)?, color: c.text(3)? }))
+        .map(|c| {
+            Ok(Track {
+                id: c.int(0)?,
+                name: c.i18n(2)?,
+                color: c.text(3)?,
+            })
+        })
         .collect::<Result<_, StoreError>>()?;
 
     let mut room_avail = grouped(each(t, &ROOM_AVAILABILITIES).map(|c| {
-        Ok((c.int(0)?, Availability { id: c.int(1)?, start: c.time(2)?, end: c.time(3)? }))
+        Ok((
+            c.int(0)?,
+            Availability {
+                id: c.int(1)?,
+                start: c.time(2)?,
+                end: c.time(3)?,
+            },
+        ))
     }))?;
     let rooms = each(t, &ROOMS)
         .map(|c| {
@@ -520,15 +946,28 @@ pub fn event_from_rows(header: &[Value], t: &HashMap<&'static str, Vec<Row>>) ->
 
     let tags = each(t, &TAGS)
         .map(|c| {
-            Ok(Tag { id: c.int(0)?, tag: c.text(2)?, description: c.i18n(3)?, color: c.text(4)?, is_public: c.bool(5)? })
+            Ok(Tag {
+                id: c.int(0)?,
+                tag: c.text(2)?,
+                description: c.i18n(3)?,
+                color: c.text(4)?,
+                is_public: c.bool(5)?,
+            })
         })
         .collect::<Result<_, StoreError>>()?;
 
     let mut options = grouped(each(t, &QUESTION_OPTIONS).map(|c| {
-        Ok((c.int(0)?, QuestionOption { id: c.int(1)?, answer: c.i18n(3)? }))
+        Ok((
+            c.int(0)?,
+            QuestionOption {
+                id: c.int(1)?,
+                answer: c.i18n(3)?,
+            },
+        ))
     }))?;
     let mut q_tracks = grouped(each(t, &QUESTION_TRACKS).map(|c| Ok((c.int(0)?, c.int(2)?))))?;
-    let mut q_types = grouped(each(t, &QUESTION_SUBMISSION_TYPES).map(|c| Ok((c.int(0)?, c.int(2)?))))?;
+    let mut q_types =
+        grouped(each(t, &QUESTION_SUBMISSION_TYPES).map(|c| Ok((c.int(0)?, c.int(2)?))))?;
     let questions = each(t, &QUESTIONS)
         .map(|c| {
             let id = c.int(0)?;
@@ -557,7 +996,14 @@ pub fn event_from_rows(header: &[Value], t: &HashMap<&'static str, Vec<Row>>) ->
         .collect::<Result<_, StoreError>>()?;
 
     let mut speaker_avail = grouped(each(t, &SPEAKER_AVAILABILITIES).map(|c| {
-        Ok((c.text(0)?, Availability { id: c.int(1)?, start: c.time(2)?, end: c.time(3)? }))
+        Ok((
+            c.text(0)?,
+            Availability {
+                id: c.int(1)?,
+                start: c.time(2)?,
+                end: c.time(3)?,
+            },
+        ))
     }))?;
     let speakers = each(t, &SPEAKERS)
         .map(|c| {
@@ -570,23 +1016,40 @@ pub fn event_from_rows(header: &[Value], t: &HashMap<&'static str, Vec<Row>>) ->
         })
         .collect::<Result<_, StoreError>>()?;
 
-    let mut sub_speakers = grouped(each(t, &SUBMISSION_SPEAKERS).map(|c| Ok((c.text(0)?, c.text(2)?))))?;
+    let mut sub_speakers =
+        grouped(each(t, &SUBMISSION_SPEAKERS).map(|c| Ok((c.text(0)?, c.text(2)?))))?;
     let mut sub_tags = grouped(each(t, &SUBMISSION_TAGS).map(|c| Ok((c.text(0)?, c.int(2)?))))?;
     let mut sub_resources = grouped(each(t, &SUBMISSION_RESOURCES).map(|c| {
-        Ok((c.text(0)?, Resource { resource: c.text(2)?, description: c.text(3)? }))
+        Ok((
+            c.text(0)?,
+            Resource {
+                resource: c.text(2)?,
+                description: c.text(3)?,
+            },
+        ))
     }))?;
-    let mut sub_reviewers = grouped(each(t, &SUBMISSION_REVIEWERS).map(|c| Ok((c.text(0)?, c.text(2)?))))?;
+    let mut sub_reviewers =
+        grouped(each(t, &SUBMISSION_REVIEWERS).map(|c| Ok((c.text(0)?, c.text(2)?))))?;
     let mut sub_slots = grouped(each(t, &SLOTS).map(|c| {
         Ok((
             c.text(0)?,
-            Slot { room: c.opt_int(2)?, start: c.opt_time(3)?, end: c.opt_time(4)?, is_visible: c.bool(5)? },
+            Slot {
+                room: c.opt_int(2)?,
+                start: c.opt_time(3)?,
+                end: c.opt_time(4)?,
+                is_visible: c.bool(5)?,
+            },
         ))
     }))?;
     let submissions = each(t, &SUBMISSIONS)
         .map(|c| {
             let code = c.text(0)?;
             let anonymised = if c.bool(18)? {
-                Some(Anonymised { title: c.text(19)?, abstract_: c.text(20)?, description: c.text(21)? })
+                Some(Anonymised {
+                    title: c.text(19)?,
+                    abstract_: c.text(20)?,
+                    description: c.text(21)?,
+                })
             } else {
                 None
             };
@@ -660,7 +1123,10 @@ pub fn event_from_rows(header: &[Value], t: &HashMap<&'static str, Vec<Row>>) ->
         show_schedule: h.bool(7)?,
         schedule: match h.opt_text(8)? {
             None => None,
-            Some(version) => Some(Schedule { version, published: h.opt_time(9)? }),
+            Some(version) => Some(Schedule {
+                version,
+                published: h.opt_time(9)?,
+            }),
         },
         review_phase,
         teams,

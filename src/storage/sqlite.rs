@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
 use sqlx::{Row as _, SqliteConnection, SqlitePool};
 
 use super::rows::{self, Kind, Row, Table, Value};
@@ -68,9 +70,15 @@ fn decode(row: &SqliteRow, table: &Table) -> Result<Row, StoreError> {
         .enumerate()
         .map(|(i, (_, kind))| {
             Ok(match kind {
-                Kind::Int => row.try_get::<Option<i64>, _>(i)?.map_or(Value::Null, Value::Int),
-                Kind::Real => row.try_get::<Option<f64>, _>(i)?.map_or(Value::Null, Value::Real),
-                Kind::Text => row.try_get::<Option<String>, _>(i)?.map_or(Value::Null, Value::Text),
+                Kind::Int => row
+                    .try_get::<Option<i64>, _>(i)?
+                    .map_or(Value::Null, Value::Int),
+                Kind::Real => row
+                    .try_get::<Option<f64>, _>(i)?
+                    .map_or(Value::Null, Value::Real),
+                Kind::Text => row
+                    .try_get::<Option<String>, _>(i)?
+                    .map_or(Value::Null, Value::Text),
             })
         })
         .collect()
@@ -96,7 +104,11 @@ async fn select(
     table: &Table,
     event_id: Option<i64>,
 ) -> Result<Vec<Row>, StoreError> {
-    let filter = if event_id.is_some() { "WHERE event_id = ?" } else { "" };
+    let filter = if event_id.is_some() {
+        "WHERE event_id = ?"
+    } else {
+        ""
+    };
     let sql = format!(
         "SELECT {} FROM {} {filter} ORDER BY {}",
         table.column_list(),
@@ -121,7 +133,11 @@ async fn insert(
     event_id: Option<i64>,
     rows: &[Row],
 ) -> Result<(), StoreError> {
-    let (prefix_col, prefix_mark) = if event_id.is_some() { ("event_id, ", "?, ") } else { ("", "") };
+    let (prefix_col, prefix_mark) = if event_id.is_some() {
+        ("event_id, ", "?, ")
+    } else {
+        ("", "")
+    };
     let marks = vec!["?"; table.columns.len()].join(", ");
     let sql = format!(
         "INSERT INTO {} ({prefix_col}{}) VALUES ({prefix_mark}{marks})",
@@ -154,7 +170,11 @@ async fn load_users(conn: &mut SqliteConnection) -> Result<Vec<crate::model::Use
         .collect()
 }
 
-async fn load_event(conn: &mut SqliteConnection, id: i64, header: &Row) -> Result<Event, StoreError> {
+async fn load_event(
+    conn: &mut SqliteConnection,
+    id: i64,
+    header: &Row,
+) -> Result<Event, StoreError> {
     let mut tables = HashMap::new();
     for table in rows::EVENT_TABLES {
         tables.insert(table.name, select(conn, table, Some(id)).await?);
@@ -164,7 +184,10 @@ async fn load_event(conn: &mut SqliteConnection, id: i64, header: &Row) -> Resul
 
 /// (internal id, generation, header row) of every stored event.
 async fn event_headers(conn: &mut SqliteConnection) -> Result<Vec<(i64, i64, Row)>, StoreError> {
-    let sql = format!("SELECT id, generation, {} FROM events ORDER BY id", rows::EVENTS.column_list());
+    let sql = format!(
+        "SELECT id, generation, {} FROM events ORDER BY id",
+        rows::EVENTS.column_list()
+    );
     let fetched = sqlx::query(&sql).fetch_all(&mut *conn).await?;
     fetched
         .iter()
@@ -174,9 +197,15 @@ async fn event_headers(conn: &mut SqliteConnection) -> Result<Vec<(i64, i64, Row
             let mut header = Vec::new();
             for (i, (_, kind)) in rows::EVENTS.columns.iter().enumerate() {
                 header.push(match kind {
-                    Kind::Int => row.try_get::<Option<i64>, _>(i + 2)?.map_or(Value::Null, Value::Int),
-                    Kind::Real => row.try_get::<Option<f64>, _>(i + 2)?.map_or(Value::Null, Value::Real),
-                    Kind::Text => row.try_get::<Option<String>, _>(i + 2)?.map_or(Value::Null, Value::Text),
+                    Kind::Int => row
+                        .try_get::<Option<i64>, _>(i + 2)?
+                        .map_or(Value::Null, Value::Int),
+                    Kind::Real => row
+                        .try_get::<Option<f64>, _>(i + 2)?
+                        .map_or(Value::Null, Value::Real),
+                    Kind::Text => row
+                        .try_get::<Option<String>, _>(i + 2)?
+                        .map_or(Value::Null, Value::Text),
                 });
             }
             Ok((id, generation, header))
@@ -194,29 +223,45 @@ fn slug_of(header: &Row) -> String {
 impl Store for SqliteStore {
     fn generation(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
         Box::pin(async move {
-            Ok(sqlx::query_scalar("SELECT value FROM meta WHERE key = 'generation'")
+            Ok(
+                sqlx::query_scalar("SELECT value FROM meta WHERE key = 'generation'")
+                    .fetch_one(&self.pool)
+                    .await?,
+            )
+        })
+    }
+
+    fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
+        Box::pin(async move {
+            Ok(sqlx::query_scalar("SELECT count(*) FROM events")
                 .fetch_one(&self.pool)
                 .await?)
         })
     }
 
-    fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
-        Box::pin(async move { Ok(sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&self.pool).await?) })
-    }
-
-    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded, StoreError>> {
+    fn load<'a>(
+        &'a self,
+        known: &'a HashMap<String, i64>,
+    ) -> BoxFuture<'a, Result<Loaded, StoreError>> {
         Box::pin(async move {
             // One read transaction: in WAL mode it sees one committed state.
             let mut tx = self.pool.begin().await?;
-            let generation: i64 = sqlx::query_scalar("SELECT value FROM meta WHERE key = 'generation'")
-                .fetch_one(&mut *tx)
-                .await?;
+            let generation: i64 =
+                sqlx::query_scalar("SELECT value FROM meta WHERE key = 'generation'")
+                    .fetch_one(&mut *tx)
+                    .await?;
             let users = load_users(&mut tx).await?;
-            let mut loaded = Loaded { generation, users, ..Loaded::default() };
+            let mut loaded = Loaded {
+                generation,
+                users,
+                ..Loaded::default()
+            };
             for (id, event_generation, header) in event_headers(&mut tx).await? {
                 let slug = slug_of(&header);
                 if known.get(&slug) != Some(&event_generation) {
-                    loaded.changed_events.push(load_event(&mut tx, id, &header).await?);
+                    loaded
+                        .changed_events
+                        .push(load_event(&mut tx, id, &header).await?);
                 }
                 loaded.event_generations.push((slug, event_generation));
             }
@@ -233,9 +278,10 @@ impl Store for SqliteStore {
             sqlx::query("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
                 .execute(&mut *tx)
                 .await?;
-            let generation: i64 = sqlx::query_scalar("SELECT value FROM meta WHERE key = 'generation'")
-                .fetch_one(&mut *tx)
-                .await?;
+            let generation: i64 =
+                sqlx::query_scalar("SELECT value FROM meta WHERE key = 'generation'")
+                    .fetch_one(&mut *tx)
+                    .await?;
 
             for user in &dataset.users {
                 let (row, tokens) = rows::user_rows(user);
@@ -266,10 +312,11 @@ impl Store for SqliteStore {
             }
 
             for event in &dataset.events {
-                let old: Option<i64> = sqlx::query_scalar("SELECT id FROM events WHERE lower(slug) = lower(?)")
-                    .bind(&event.slug)
-                    .fetch_optional(&mut *tx)
-                    .await?;
+                let old: Option<i64> =
+                    sqlx::query_scalar("SELECT id FROM events WHERE lower(slug) = lower(?)")
+                        .bind(&event.slug)
+                        .fetch_optional(&mut *tx)
+                        .await?;
                 if let Some(old) = old {
                     for table in rows::EVENT_TABLES.iter().rev() {
                         sqlx::query(&format!("DELETE FROM {} WHERE event_id = ?", table.name))
@@ -277,7 +324,10 @@ impl Store for SqliteStore {
                             .execute(&mut *tx)
                             .await?;
                     }
-                    sqlx::query("DELETE FROM events WHERE id = ?").bind(old).execute(&mut *tx).await?;
+                    sqlx::query("DELETE FROM events WHERE id = ?")
+                        .bind(old)
+                        .execute(&mut *tx)
+                        .await?;
                 }
                 let header = rows::event_row(event);
                 let marks = vec!["?"; header.len()].join(", ");

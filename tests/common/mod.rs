@@ -23,7 +23,10 @@ pub fn democon() -> Value {
 }
 
 pub fn edge() -> Value {
-    load_json(&format!("{}/tests/data/edge.json", env!("CARGO_MANIFEST_DIR")))
+    load_json(&format!(
+        "{}/tests/data/edge.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
 }
 
 pub fn load_json(path: &str) -> Value {
@@ -72,7 +75,9 @@ impl TestServer {
     pub async fn start_with(datasets: &[Value], config: Config) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let db_url = format!("sqlite://{}", dir.path().join("test.db").display());
-        let store = storage::open(&db_url).await.expect("open the test database");
+        let store = storage::open(&db_url)
+            .await
+            .expect("open the test database");
         let server = TestServer::serve(store, db_url, dir, config).await;
         for dataset in datasets {
             server.import(dataset).await;
@@ -80,25 +85,37 @@ impl TestServer {
         server
     }
 
-    async fn serve(store: Arc<dyn Store>, db_url: String, dir: tempfile::TempDir, config: Config) -> Self {
+    async fn serve(
+        store: Arc<dyn Store>,
+        db_url: String,
+        dir: tempfile::TempDir,
+        config: Config,
+    ) -> Self {
         let state = AppState {
             cache: Arc::new(CatalogCache::new(store.clone())),
             config: Arc::new(config),
             metrics: Default::default(),
         };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let task = tokio::spawn(async move {
             let _ = confapi::http::serve(listener, state).await;
         });
-        TestServer { base, store, db_url, _dir: dir, task }
+        TestServer {
+            base,
+            store,
+            db_url,
+            _dir: dir,
+            task,
+        }
     }
 
     /// Imports a dataset document through validation, as `confapi import` does.
     pub async fn import(&self, dataset: &Value) {
-        let parsed = validate::parse_value(dataset).unwrap_or_else(|problems| {
-            panic!("test dataset invalid: {problems:?}")
-        });
+        let parsed = validate::parse_value(dataset)
+            .unwrap_or_else(|problems| panic!("test dataset invalid: {problems:?}"));
         self.store.import(&parsed).await.expect("import");
     }
 
@@ -148,13 +165,19 @@ impl Reply {
     }
 
     pub fn count(&self) -> u64 {
-        self.body["count"].as_u64().unwrap_or_else(|| panic!("no count: {}", self.text))
+        self.body["count"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no count: {}", self.text))
     }
 }
 
 impl Client {
     fn new(base: &str, authorization: Option<String>) -> Self {
-        Client { http: reqwest::Client::new(), base: base.to_string(), authorization }
+        Client {
+            http: reqwest::Client::new(),
+            base: base.to_string(),
+            authorization,
+        }
     }
 
     pub async fn get(&self, path: &str) -> Reply {
@@ -175,7 +198,12 @@ impl Client {
         loop {
             let reply = self.request_url("GET", &url, &[]).await;
             assert_eq!(reply.status, 200, "GET {url}: {}", reply.text);
-            out.extend(reply.body["results"].as_array().cloned().unwrap_or_default());
+            out.extend(
+                reply.body["results"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default(),
+            );
             match reply.body["next"].as_str() {
                 Some(next) => url = next.to_string(),
                 None => return out,
@@ -202,7 +230,12 @@ impl Client {
         let headers = response.headers().clone();
         let text = response.text().await.expect("body");
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply { status, headers, text, body }
+        Reply {
+            status,
+            headers,
+            text,
+            body,
+        }
     }
 }
 

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""End-to-end suites against the real `confapi` binary.
+
+1. The executable contract (shared/conformance/conformance.py) on democon.json,
+   client-friendly.json, tests/data/edge.json and two `confapi demo` datasets.
+   Exactly the cases listed in tests/conformance/oracle-disagreements.txt may
+   fail (the oracle contradicts behaviour.md there); any other failure, or a
+   listed case that passes, fails the suite.
+2. Three real pretalx clients (shared/clients/run_real_clients.py) with an
+   organiser and a reviewer token on democon.json and client-friendly.json,
+   required to match shared/clients/expected/.
+3. The server logs of every run: no ERROR line, no 5xx answer.
+
+Usage: scripts/suites.py --binary target/debug/confapi [--db-url-template URL]
+       [--skip-clients]
+The last line is "N passed, N failed" over all checks.
+Standard library only; the clients run in the venv given by --clients-python.
+"""
+
+import argparse
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+CONFORMANCE = os.path.join(SHARED, "conformance", "conformance.py")
+CLIENTS = os.path.join(SHARED, "clients", "run_real_clients.py")
+DISAGREEMENTS = os.path.join(ROOT, "tests", "conformance", "oracle-disagreements.txt")
+
+DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
+FRIENDLY = os.path.join(SHARED, "datasets", "client-friendly.json")
+EDGE = os.path.join(ROOT, "tests", "data", "edge.json")
+
+
+class Totals:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.problems = []
+
+    def ok(self, n=1):
+        self.passed += n
+
+    def fail(self, message, n=1):
+        self.failed += n
+        self.problems.append(message)
+        print(f"FAILED: {message}", flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One `confapi serve` on a fresh database holding the given datasets."""
+
+    def __init__(self, binary, db_url, datasets, workdir, name):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = os.path.join(workdir, f"{name}.log")
+        env = dict(os.environ, CONFAPI_LOG="info")
+        subprocess.run([binary, "import", "--db", db_url, *datasets], check=True, env=env)
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--db", db_url, "--listen", f"127.0.0.1:{self.port}"],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server {name} did not start; see {self.log_path}")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+    def log_problems(self):
+        """ERROR lines and 5xx answers in the server's log."""
+        bad = []
+        with open(self.log_path, encoding="utf-8", errors="replace") as fp:
+            for line in fp:
+                if " ERROR " in line or re.search(r"status=5\d\d", line):
+                    bad.append(line.strip())
+        return bad
+
+
+def disagreements():
+    out = {}
+    with open(DISAGREEMENTS, encoding="utf-8") as fp:
+        for line in fp:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            dataset, case = line.split("\t", 1)
+            out.setdefault(dataset, set()).add(case)
+    return out
+
+
+def run_conformance(totals, server, name, dataset, contexts, allowed):
+    cmd = [sys.executable, CONFORMANCE, "--against", server.url, "--dataset", dataset]
+    for context in contexts:
+        cmd += ["--context", context]
+    print(f"== conformance: {name}", flush=True)
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    output = result.stdout + result.stderr
+    summary = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
+    if not summary:
+        totals.fail(f"conformance {name}: no summary line\n{output[-2000:]}")
+        return
+    failing = set()
+    for line in output.splitlines():
+        m = re.match(r"^FAIL (.*?): ", line)
+        if m:
+            failing.add(m.group(1))
+    unexpected = sorted(failing - allowed)
+    stale = sorted(allowed - failing)
+    passed = int(summary.group(1))
+    print(f"   {summary.group(0)} ({len(failing & allowed)} known oracle disagreements)", flush=True)
+    totals.ok(passed + len(failing & allowed))
+    for case in unexpected:
+        line = next(l for l in output.splitlines() if l.startswith(f"FAIL {case}"))
+        totals.fail(f"conformance {name}: {line}")
+    for case in stale:
+        totals.fail(f"conformance {name}: listed disagreement now passes, remove it: {case}")
+
+
+def token_of(path, email):
+    with open(path, encoding="utf-8") as fp:
+        doc = json.load(fp)
+    return next(u["tokens"][0] for u in doc["users"] if u["email"] == email)
+
+
+def run_clients(totals, python, server, dataset, event, who, email, expected):
+    env = dict(os.environ, PRETALX_BASE=server.url, PRETALX_EVENT=event,
+               PRETALX_TOKEN=token_of(dataset, email))
+    print(f"== real clients: {event} as {who}", flush=True)
+    result = subprocess.run([python, CLIENTS, "--expect", expected], capture_output=True,
+                            text=True, env=env, cwd=os.path.dirname(CLIENTS))
+    output = result.stdout + result.stderr
+    summary = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
+    if not summary:
+        totals.fail(f"clients {event}/{who}: no summary line\n{output[-2000:]}")
+        return
+    print(f"   {summary.group(0)}", flush=True)
+    totals.ok(int(summary.group(1)))
+    if result.returncode != 0 or int(summary.group(2)):
+        failing = [l for l in output.splitlines() if "FAIL" in l or "differs" in l or "expected" in l]
+        totals.fail(f"clients {event}/{who}: " + "; ".join(failing[:10]), int(summary.group(2)) or 1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--db-url-template", default=None,
+                        help="database URL with {name} (default: SQLite files in a temp dir)")
+    parser.add_argument("--clients-python", default=None,
+                        help="python of a venv with the pinned pretalx clients")
+    parser.add_argument("--label", default="sqlite")
+    args = parser.parse_args()
+    args.binary = os.path.abspath(args.binary)
+    if args.clients_python:
+        args.clients_python = os.path.abspath(args.clients_python)
+
+    totals = Totals()
+    allowed = disagreements()
+    workdir = tempfile.mkdtemp(prefix="confapi-suites-")
+
+    def db(name):
+        if args.db_url_template:
+            return args.db_url_template.format(name=name)
+        return f"sqlite://{workdir}/{name}.db"
+
+    servers = []
+    try:
+        # One server holding the three hand-made/real datasets (they share no ids).
+        main_server = Server(args.binary, db("main"), [DEMOCON, EDGE, FRIENDLY], workdir, "main")
+        servers.append(main_server)
+        run_conformance(totals, main_server, "democon", DEMOCON, [EDGE, FRIENDLY], allowed.get("democon", set()))
+        run_conformance(totals, main_server, "edge", EDGE, [DEMOCON, FRIENDLY], allowed.get("edge", set()))
+        run_conformance(totals, main_server, "client-friendly", FRIENDLY, [DEMOCON, EDGE],
+                        allowed.get("client-friendly", set()))
+
+        # Generated datasets: different seeds and sizes, each on its own server.
+        for seed, events, submissions in [(7, 3, 40), (2026, 1, 140)]:
+            path = os.path.join(workdir, f"demo-{seed}.json")
+            subprocess.run([args.binary, "demo", "--events", str(events), "--submissions",
+                            str(submissions), "--seed", str(seed), "-o", path],
+                           check=True, capture_output=True)
+            server = Server(args.binary, db(f"demo{seed}"), [path], workdir, f"demo-{seed}")
+            servers.append(server)
+            run_conformance(totals, server, f"demo seed {seed}", path, [], allowed.get(f"demo-{seed}", set()))
+
+        if args.clients_python:
+            for dataset, event, name in [(DEMOCON, "democon", "democon"), (FRIENDLY, "clientcon", "client-friendly")]:
+                domain = "example.org" if event == "democon" else "clients.example"
+                for who in ("orga", "reviewer"):
+                    expected = os.path.join(SHARED, "clients", "expected", f"{name}-{who}.json")
+                    run_clients(totals, args.clients_python, main_server, dataset, event, who,
+                                f"{who}@{domain}", expected)
+    finally:
+        for server in servers:
+            server.stop()
+
+    for server in servers:
+        problems = server.log_problems()
+        if problems:
+            totals.fail(f"server log {server.log_path}: {len(problems)} error line(s): " + " | ".join(problems[:5]))
+        else:
+            totals.ok()
+
+    print(f"suites ({args.label}): {totals.passed} passed, {totals.failed} failed")
+    return 1 if totals.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3199 @@
+//! Dataset import: checks one whole document against the dataset format
+//! (`shared/spec/dataset.md`) and converts it into the model.
+//!
+//! The rules follow the reference validator
+//! (`shared/conformance/validate_dataset.py`), including its JSON paths
+//! (`events[0].submissions[12].track`; top-level keys have no `$.` prefix and
+//! the document itself is `$`). Every problem is collected: readers record a
+//! problem and carry on with a stand-in value, and the model is handed out
+//! only when the problem list is empty, so stand-ins never escape.
+//!
+//! Reading order matters in one way: users come before events (user codes are
+//! global), and inside an event everything that can be referenced is read
+//! before what references it (types, tracks, rooms, tags, questions, profiles,
+//! submissions, reviews, then answers), whatever the key order in the file.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use chrono::{Datelike, NaiveDate};
+use serde_json::{Map, Value};
+
+use crate::domain::time::parse_rfc3339;
+use crate::model::{
+    hash_token, Anonymised, Answer, Availability, Dataset, Event, I18n, OtherReviews,
+    ProposalVisibility, Question, QuestionOption, Resource, Review, ReviewPhase, Room, Schedule,
+    Slot, SpeakerProfile, Submission, SubmissionType, Tag, Team, Timestamp, Track, User,
+    QUESTION_REQUIRED, STATES, TARGETS, VARIANTS,
+};
+
+/// One thing wrong with a document, at a JSON path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// Validates one whole document and converts it. Every problem is collected
+/// (never stop at the first), each with its JSON path.
+pub fn parse_value(doc: &Value) -> Result<Dataset, Vec<Problem>> {
+    let mut cx = Cx::default();
+    let dataset = document(&mut cx, doc);
+    if cx.problems.is_empty() {
+        Ok(dataset)
+    } else {
+        Err(cx.problems)
+    }
+}
+
+/// Same from text; a JSON syntax error is one Problem with path "$" and the
+/// line/column in the message.
+pub fn parse_str(text: &str) -> Result<Dataset, Vec<Problem>> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(doc) => parse_value(&doc),
+        Err(e) => {
+            // serde_json appends " at line L column C"; say it once, up front.
+            let full = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let reason = full.strip_suffix(&suffix).unwrap_or(&full);
+            Err(vec![Problem {
+                path: "$".into(),
+                message: format!(
+                    "invalid JSON at line {}, column {}: {reason}",
+                    e.line(),
+                    e.column()
+                ),
+            }])
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Context and generic readers
+// ---------------------------------------------------------------------------
+
+/// The problem list plus what must be unique or resolvable across the whole
+/// document.
+#[derive(Default)]
+struct Cx {
+    problems: Vec<Problem>,
+    /// id kind → id → path of the record that used it first. Every id kind is
+    /// one global sequence, as in a database.
+    ids: HashMap<&'static str, HashMap<i64, String>>,
+    /// Valid user codes (users are global; events refer to them).
+    users: HashSet<String>,
+    /// Submission code → path of its submission (codes are global).
+    submission_codes: HashMap<String, String>,
+}
+
+impl Cx {
+    fn err(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// A type mismatch, worded like the reference validator.
+    fn wrong_type(&mut self, path: &str, expected: &str, value: &Value) {
+        if value.is_null() {
+            self.err(path, format!("must be {expected}, not null"));
+        } else {
+            self.err(path, format!("must be {expected}, got {}", describe(value)));
+        }
+    }
+
+    /// A positive integer id, registered as used for its kind.
+    fn id(&mut self, path: &str, value: &Value, kind: &'static str) -> Option<i64> {
+        let id = match value.as_i64() {
+            Some(id) if id > 0 => id,
+            _ => {
+                self.err(
+                    path,
+                    format!("id must be a positive integer, got {}", describe(value)),
+                );
+                return None;
+            }
+        };
+        let seen = self.ids.entry(kind).or_default();
+        if let Some(first) = seen.get(&id) {
+            let message = format!("duplicate {kind} id {id} (also at {first})");
+            self.err(path, message);
+        } else {
+            seen.insert(id, path.to_string());
+        }
+        Some(id)
+    }
+
+    /// A reference to a global user.
+    fn user_ref(&mut self, path: &str, value: &Value) -> Option<String> {
+        let Value::String(code) = value else {
+            self.err(
+                path,
+                format!("must be a user code, got {}", describe(value)),
+            );
+            return None;
+        };
+        if !self.users.contains(code) {
+            self.err(path, format!("user {} does not exist", quote(code)));
+            return None;
+        }
+        Some(code.clone())
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path == "$" {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A short, bounded rendering of a JSON value for messages (never recurses,
+/// so any input is safe to describe).
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => quote(s),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A string as a JSON literal, cut after 60 characters.
+fn quote(text: &str) -> String {
+    const MAX: usize = 60;
+    let short: String = text.chars().take(MAX).collect();
+    let mut quoted = serde_json::to_string(&short).unwrap_or_default();
+    if text.chars().nth(MAX).is_some() {
+        quoted.push('…');
+    }
+    quoted
+}
+
+/// `"a", "b", "c"` for enum messages.
+fn listing(allowed: &[&str]) -> String {
+    allowed
+        .iter()
+        .map(|a| quote(a))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A JSON object being read field by field. It remembers which keys were
+/// asked for, so `finish` can report every other key as unknown.
+struct Obj<'v> {
+    path: String,
+    map: &'v Map<String, Value>,
+    known: Vec<&'static str>,
+}
+
+impl<'v> Obj<'v> {
+    fn open(cx: &mut Cx, path: &str, value: &'v Value) -> Option<Obj<'v>> {
+        match value {
+            Value::Object(map) => Some(Obj {
+                path: path.to_string(),
+                map,
+                known: Vec::new(),
+            }),
+            other => {
+                cx.wrong_type(path, "an object", other);
+                None
+            }
+        }
+    }
+
+    fn at(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    fn take(&mut self, key: &'static str) -> Option<&'v Value> {
+        self.known.push(key);
+        self.map.get(key)
+    }
+
+    /// Present and not null (the reference validator's notion of "set").
+    fn is_set(&self, key: &str) -> bool {
+        self.map.get(key).is_some_and(|v| !v.is_null())
+    }
+
+    /// Reports keys nobody asked for; call after reading every field.
+    fn finish(self, cx: &mut Cx) {
+        for key in self.map.keys() {
+            if !self.known.contains(&key.as_str()) {
+                cx.err(join(&self.path, key), "unknown field");
+            }
+        }
+    }
+
+    /// A required field; `None` when missing or invalid.
+    fn req<T>(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        read: impl FnOnce(&mut Cx, &str, &'v Value) -> Option<T>,
+    ) -> Option<T> {
+        let path = self.at(key);
+        match self.take(key) {
+            Some(value) => read(cx, &path, value),
+            None => {
+                cx.err(path, "required field is missing");
+                None
+            }
+        }
+    }
+
+    /// An optional field: absent → `default`. An explicit null goes to `read`,
+    /// which rejects it unless the field is nullable.
+    fn opt<T>(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        default: T,
+        read: impl FnOnce(&mut Cx, &str, &'v Value) -> Option<T>,
+    ) -> T {
+        let path = self.at(key);
+        match self.take(key) {
+            Some(value) => read(cx, &path, value).unwrap_or(default),
+            None => default,
+        }
+    }
+
+    /// A nullable field: absent or null → `None`.
+    fn nullable<T>(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        read: impl FnOnce(&mut Cx, &str, &'v Value) -> Option<T>,
+    ) -> Option<T> {
+        let path = self.at(key);
+        match self.take(key) {
+            None | Some(Value::Null) => None,
+            Some(value) => read(cx, &path, value),
+        }
+    }
+
+    /// A list field, default `[]`; items that fail are left out.
+    fn list<T>(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        item: impl FnMut(&mut Cx, &str, &'v Value) -> Option<T>,
+    ) -> Vec<T> {
+        self.opt(cx, key, Vec::new(), |cx, path, value| {
+            Some(list_of(cx, path, value, item))
+        })
+    }
+
+    fn req_str(&mut self, cx: &mut Cx, key: &'static str) -> String {
+        self.req(cx, key, string).unwrap_or_default()
+    }
+
+    fn opt_str(&mut self, cx: &mut Cx, key: &'static str, default: &str) -> String {
+        self.opt(cx, key, default.to_string(), string)
+    }
+
+    fn opt_bool(&mut self, cx: &mut Cx, key: &'static str, default: bool) -> bool {
+        self.opt(cx, key, default, boolean)
+    }
+
+    fn req_i18n(&mut self, cx: &mut Cx, key: &'static str) -> I18n {
+        self.req(cx, key, required_i18n).unwrap_or_default()
+    }
+
+    fn i18n(&mut self, cx: &mut Cx, key: &'static str) -> I18n {
+        self.opt(cx, key, I18n::default(), i18n)
+    }
+
+    fn req_datetime(&mut self, cx: &mut Cx, key: &'static str) -> Timestamp {
+        self.req(cx, key, datetime).unwrap_or_default()
+    }
+
+    /// One of a fixed list of strings (`default` when absent).
+    fn one_of(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        allowed: &[&str],
+        default: &str,
+    ) -> String {
+        self.opt(cx, key, default.to_string(), |cx, path, value| {
+            enum_str(cx, path, value, allowed)
+        })
+    }
+
+    /// A nullable URL (avatar, image, answer_file).
+    fn opt_url(&mut self, cx: &mut Cx, key: &'static str) -> Option<String> {
+        self.nullable(cx, key, url)
+    }
+}
+
+fn list_of<'v, T>(
+    cx: &mut Cx,
+    path: &str,
+    value: &'v Value,
+    mut item: impl FnMut(&mut Cx, &str, &'v Value) -> Option<T>,
+) -> Vec<T> {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| item(cx, &format!("{path}[{i}]"), v))
+            .collect(),
+        other => {
+            cx.wrong_type(path, "a list", other);
+            Vec::new()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Value readers: `fn(cx, path, value) -> Option<T>`, recording a problem and
+// returning `None` when the value does not fit.
+// ---------------------------------------------------------------------------
+
+fn string(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        other => {
+            cx.wrong_type(path, "a string", other);
+            None
+        }
+    }
+}
+
+fn boolean(cx: &mut Cx, path: &str, value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        other => {
+            cx.wrong_type(path, "a boolean", other);
+            None
+        }
+    }
+}
+
+/// A JSON integer (not a float, not a boolean) that fits in i64.
+fn integer(cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) if n.is_i64() => n.as_i64(),
+        Value::Number(n) if n.is_u64() => {
+            cx.err(path, format!("integer {n} is out of range"));
+            None
+        }
+        other => {
+            cx.wrong_type(path, "an integer", other);
+            None
+        }
+    }
+}
+
+fn non_negative(cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    let n = integer(cx, path, value)?;
+    if n < 0 {
+        cx.err(path, "must not be negative");
+    }
+    Some(n)
+}
+
+/// Any JSON number.
+fn number(cx: &mut Cx, path: &str, value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        other => {
+            cx.wrong_type(path, "a number", other);
+            None
+        }
+    }
+}
+
+fn enum_str(cx: &mut Cx, path: &str, value: &Value, allowed: &[&str]) -> Option<String> {
+    match value {
+        Value::String(s) if allowed.contains(&s.as_str()) => Some(s.clone()),
+        other => {
+            cx.err(
+                path,
+                format!(
+                    "must be one of {}, got {}",
+                    listing(allowed),
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// An enum whose JSON names map to model values (`OtherReviews::ALL` ...).
+fn choice<T: Copy>(cx: &mut Cx, path: &str, value: &Value, table: &[(&str, T)]) -> Option<T> {
+    let found = value
+        .as_str()
+        .and_then(|s| table.iter().find(|(name, _)| *name == s));
+    if found.is_none() {
+        let names: Vec<&str> = table.iter().map(|(name, _)| *name).collect();
+        enum_str(cx, path, value, &names); // reports the problem
+    }
+    found.map(|(_, v)| *v)
+}
+
+/// i18n: an object of locale → text, or a plain string (`{"en": s}`, empty
+/// string → `{}`), or null → `{}`.
+fn i18n(cx: &mut Cx, path: &str, value: &Value) -> Option<I18n> {
+    match value {
+        Value::Null => Some(I18n::default()),
+        Value::String(s) => Some(I18n::en(s)),
+        Value::Object(map) => {
+            let mut texts = Vec::with_capacity(map.len());
+            let mut ok = true;
+            for (locale, text) in map {
+                if locale.is_empty() {
+                    cx.err(path, "locale key \"\" must be a non-empty string");
+                    ok = false;
+                }
+                match text {
+                    Value::String(t) => texts.push((locale.clone(), t.clone())),
+                    _ => {
+                        cx.err(join(path, locale), "translation must be a string");
+                        ok = false;
+                    }
+                }
+            }
+            ok.then_some(I18n(texts))
+        }
+        _ => {
+            cx.err(path, "must be an i18n object (or a plain string)");
+            None
+        }
+    }
+}
+
+/// i18n that must have at least one non-empty text.
+fn required_i18n(cx: &mut Cx, path: &str, value: &Value) -> Option<I18n> {
+    let has_text = match value {
+        Value::Null => {
+            cx.err(path, "required i18n value is null");
+            return None;
+        }
+        Value::String(s) => !s.is_empty(),
+        Value::Object(map) => map
+            .values()
+            .any(|v| v.as_str().is_some_and(|s| !s.is_empty())),
+        _ => true, // the type problem is reported by `i18n`
+    };
+    let parsed = i18n(cx, path, value);
+    if !has_text {
+        cx.err(path, "required i18n value is empty");
+        return None;
+    }
+    parsed
+}
+
+/// The reference validator's datetime shape: `YYYY-MM-DD`, `T`/`t`/space,
+/// `HH:MM[:SS[.fraction]]`, then `Z`/`z` or `±HH:MM`. Returns the text with
+/// seconds filled in (RFC 3339 requires them), ready for `parse_rfc3339`.
+fn datetime_text(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let digits = |from: usize, n: usize| (from..from + n).all(digit);
+    let byte = |i: usize, c: u8| b.get(i) == Some(&c);
+    let head_ok = digits(0, 4)
+        && byte(4, b'-')
+        && digits(5, 2)
+        && byte(7, b'-')
+        && digits(8, 2)
+        && matches!(b.get(10), Some(b'T' | b't' | b' '))
+        && digits(11, 2)
+        && byte(13, b':')
+        && digits(14, 2);
+    if !head_ok {
+        return None;
+    }
+    let mut i = 16;
+    let mut has_seconds = false;
+    if byte(i, b':') {
+        // Leap seconds are refused, as Python's datetime does.
+        if !digits(i + 1, 2) || (byte(i + 1, b'6') && byte(i + 2, b'0')) {
+            return None;
+        }
+        has_seconds = true;
+        i += 3;
+        if byte(i, b'.') {
+            let start = i + 1;
+            i = start;
+            while digit(i) {
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+        }
+    }
+    // Everything before `i` is ASCII, so `i` is a char boundary.
+    let offset = &text[i..];
+    let o = offset.as_bytes();
+    let offset_ok = offset == "Z"
+        || offset == "z"
+        || (o.len() == 6
+            && matches!(o[0], b'+' | b'-')
+            && o[1..3].iter().all(u8::is_ascii_digit)
+            && o[3] == b':'
+            && o[4..6].iter().all(u8::is_ascii_digit));
+    if !offset_ok {
+        return None;
+    }
+    Some(if has_seconds {
+        text.to_string()
+    } else {
+        format!("{}:00{offset}", &text[..16])
+    })
+}
+
+fn datetime(cx: &mut Cx, path: &str, value: &Value) -> Option<Timestamp> {
+    let Value::String(text) = value else {
+        cx.err(path, "must be a datetime string with offset");
+        return None;
+    };
+    // The instant must also be writable back in the same shape: export
+    // renders it in UTC, where years outside 1..=9999 would not fit.
+    let parsed = datetime_text(text)
+        .and_then(|t| parse_rfc3339(&t).ok())
+        .filter(|t| (1..=9999).contains(&t.year()));
+    if parsed.is_none() {
+        cx.err(
+            path,
+            format!(
+                "invalid datetime {} (RFC 3339 with offset required)",
+                quote(text)
+            ),
+        );
+    }
+    parsed
+}
+
+/// `YYYY-MM-DD`, a real calendar day from year 1 on (as Python's `date`).
+fn date(cx: &mut Cx, path: &str, value: &Value) -> Option<NaiveDate> {
+    let has_shape = |s: &&str| {
+        s.len() == 10
+            && s.bytes().enumerate().all(|(i, c)| match i {
+                4 | 7 => c == b'-',
+                _ => c.is_ascii_digit(),
+            })
+    };
+    let Some(text) = value.as_str().filter(has_shape) else {
+        cx.err(
+            path,
+            format!("invalid date {} (YYYY-MM-DD)", describe(value)),
+        );
+        return None;
+    };
+    match NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        Ok(d) if d.year() >= 1 => Some(d),
+        _ => {
+            cx.err(path, format!("invalid date {}", quote(text)));
+            None
+        }
+    }
+}
+
+/// A user or submission code: 1 to 16 characters of `[A-Za-z0-9]`.
+fn code(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s)
+            if (1..=16).contains(&s.len()) && s.bytes().all(|c| c.is_ascii_alphanumeric()) =>
+        {
+            Some(s.clone())
+        }
+        other => {
+            cx.err(
+                path,
+                format!("invalid code {} (1 to 16 of [A-Za-z0-9])", describe(other)),
+            );
+            None
+        }
+    }
+}
+
+/// An event slug: `[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?`.
+fn is_slug(s: &str) -> bool {
+    let b = s.as_bytes();
+    let edge_ok = |c: Option<&u8>| c.is_some_and(u8::is_ascii_alphanumeric);
+    edge_ok(b.first())
+        && edge_ok(b.last())
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'.' || *c == b'-')
+}
+
+/// An IANA time zone name.
+fn timezone(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+    let name = string(cx, path, value)?;
+    if name.parse::<chrono_tz::Tz>().is_err() {
+        cx.err(path, format!("unknown time zone {}", quote(&name)));
+        return None;
+    }
+    Some(name)
+}
+
+/// `^https?://[^/\s]+(/\S*)?$`, as the reference validator.
+fn is_absolute_url(s: &str) -> bool {
+    let Some(rest) = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    host_end > 0 && !s.chars().any(char::is_whitespace)
+}
+
+fn url(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if is_absolute_url(s) => Some(s.clone()),
+        other => {
+            cx.err(
+                path,
+                format!("must be an absolute URL, got {}", describe(other)),
+            );
+            None
+        }
+    }
+}
+
+/// What Python's `uuid.UUID(text)` accepts: optional `urn:uuid:` and braces,
+/// hyphens anywhere, 32 hex digits.
+fn is_uuid(s: &str) -> bool {
+    let s = s.replace("urn:", "").replace("uuid:", "");
+    let hex = s.trim_matches(|c| c == '{' || c == '}').replace('-', "");
+    hex.len() == 32 && hex.bytes().all(|c| c.is_ascii_hexdigit())
+}
+
+/// Remembers `key` → `path`; returns the earlier path when `key` was seen.
+fn first_seen<K: std::hash::Hash + Eq>(
+    seen: &mut HashMap<K, String>,
+    key: K,
+    path: &str,
+) -> Option<String> {
+    match seen.get(&key) {
+        Some(first) => Some(first.clone()),
+        None => {
+            seen.insert(key, path.to_string());
+            None
+        }
+    }
+}
+
+/// Reports `{path}: duplicate {what}` when a list repeats an item.
+fn no_duplicates<T: std::hash::Hash + Eq>(cx: &mut Cx, path: &str, items: &[T], what: &str) {
+    let mut seen = HashSet::new();
+    if !items.iter().all(|item| seen.insert(item)) {
+        cx.err(path, format!("duplicate {what}"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Document and users
+// ---------------------------------------------------------------------------
+
+fn document(cx: &mut Cx, doc: &Value) -> Dataset {
+    let Some(mut o) = Obj::open(cx, "$", doc) else {
+        return Dataset::default();
+    };
+    if let Some(format) = o.req(cx, "format", |_, _, v| Some(v)) {
+        if format.as_str() != Some("cfp-dataset") {
+            cx.err("format", "must be \"cfp-dataset\"");
+        }
+    }
+    if let Some(version) = o.req(cx, "version", |_, _, v| Some(v)) {
+        if version.as_i64() != Some(1) {
+            cx.err("version", "must be 1");
+        }
+    }
+    // Users first: events refer to them, whatever the key order.
+    let mut seen = UserSeen::default();
+    let users = o.list(cx, "users", |cx, path, v| user(cx, &mut seen, path, v));
+    let mut slugs = HashMap::new();
+    let events = o.list(cx, "events", |cx, path, v| event(cx, &mut slugs, path, v));
+    o.finish(cx);
+    Dataset { users, events }
+}
+
+#[derive(Default)]
+struct UserSeen {
+    codes: HashMap<String, String>,
+    emails: HashMap<String, String>,
+    /// Token hash (hex) → path of the token or hash that gave it, across all
+    /// users: clear tokens and hashes are compared as hashes.
+    tokens: HashMap<String, String>,
+}
+
+fn user(cx: &mut Cx, seen: &mut UserSeen, path: &str, v: &Value) -> Option<User> {
+    let mut o = Obj::open(cx, path, v)?;
+    let code = o.req(cx, "code", code);
+    if let Some(code) = &code {
+        if let Some(first) = first_seen(&mut seen.codes, code.clone(), path) {
+            cx.err(
+                o.at("code"),
+                format!("duplicate user code {} (also at {first})", quote(code)),
+            );
+        }
+        cx.users.insert(code.clone());
+    }
+    let name = o.req_str(cx, "name");
+    let email = o.req(cx, "email", string);
+    if let Some(email) = &email {
+        if email.is_empty() {
+            cx.err(o.at("email"), "must not be empty");
+        } else if let Some(first) = first_seen(&mut seen.emails, email.to_lowercase(), path) {
+            cx.err(
+                o.at("email"),
+                format!("duplicate e-mail {} (also at {first})", quote(email)),
+            );
+        }
+    }
+    let avatar = o.opt_url(cx, "avatar");
+    let locale = o.opt_str(cx, "locale", "en");
+    let timezone = o.opt(cx, "timezone", "UTC".to_string(), timezone);
+    let is_administrator = o.opt_bool(cx, "is_administrator", false);
+
+    let tokens = &mut seen.tokens;
+    let clear = o.list(cx, "tokens", |cx, path, v| {
+        let token = v
+            .as_str()
+            .filter(|t| !t.is_empty() && !t.chars().any(char::is_whitespace));
+        let Some(token) = token else {
+            cx.err(path, "token must be a non-empty string without whitespace");
+            return None;
+        };
+        let hash = hash_token(token);
+        if let Some(first) = first_seen(tokens, hash.clone(), path) {
+            cx.err(path, format!("duplicate token (also at {first})"));
+        }
+        Some(hash)
+    });
+    let hashed = o.list(cx, "token_hashes", |cx, path, v| {
+        let hash = v
+            .as_str()
+            .and_then(|h| h.strip_prefix("sha256:"))
+            .filter(|h| h.len() == 64 && h.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
+        let Some(hash) = hash else {
+            cx.err(path, "must be sha256:<64 lower-case hex digits>");
+            return None;
+        };
+        if let Some(first) = first_seen(tokens, hash.to_string(), path) {
+            cx.err(path, format!("duplicate token hash (also at {first})"));
+        }
+        Some(hash.to_string())
+    });
+    o.finish(cx);
+    Some(User {
+        code: code.unwrap_or_default(),
+        name,
+        email: email.unwrap_or_default(),
+        avatar,
+        locale,
+        timezone,
+        is_administrator,
+        token_hashes: clear.into_iter().chain(hashed).collect(),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
+
+/// What records of one event may refer to.
+#[derive(Default)]
+struct Scope {
+    /// `in event "democon"`, the tail of every "does not exist" message.
+    place: String,
+    submission_types: HashSet<i64>,
+    tracks: HashSet<i64>,
+    rooms: HashSet<i64>,
+    tags: HashSet<i64>,
+    questions: HashMap<i64, QuestionRef>,
+    /// User code → path of the profile.
+    profiles: HashMap<String, String>,
+    submissions: HashSet<String>,
+    reviews: HashSet<i64>,
+}
+
+/// What an answer needs to know about its question.
+struct QuestionRef {
+    /// `None` when the question's own target is invalid (already reported).
+    target: Option<String>,
+    options: HashSet<i64>,
+}
+
+impl Scope {
+    /// A reference to an id of `kind` in this event.
+    fn id_ref(
+        &self,
+        cx: &mut Cx,
+        path: &str,
+        value: &Value,
+        kind: &str,
+        known: &HashSet<i64>,
+    ) -> Option<i64> {
+        let id = integer(cx, path, value)?;
+        if !known.contains(&id) {
+            cx.err(path, format!("{kind} {id} does not exist {}", self.place));
+            return None;
+        }
+        Some(id)
+    }
+
+    fn track(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "track", &self.tracks)
+    }
+
+    fn submission_type(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "submission type", &self.submission_types)
+    }
+
+    fn room(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "room", &self.rooms)
+    }
+
+    fn tag(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "tag", &self.tags)
+    }
+
+    fn review(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "review", &self.reviews)
+    }
+
+    fn question<'s>(
+        &'s self,
+        cx: &mut Cx,
+        path: &str,
+        value: &Value,
+    ) -> Option<(i64, &'s QuestionRef)> {
+        let id = integer(cx, path, value)?;
+        let Some(question) = self.questions.get(&id) else {
+            cx.err(path, format!("question {id} does not exist {}", self.place));
+            return None;
+        };
+        Some((id, question))
+    }
+
+    fn submission(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+        let Value::String(code) = value else {
+            cx.err(
+                path,
+                format!("must be a submission code, got {}", describe(value)),
+            );
+            return None;
+        };
+        if !self.submissions.contains(code) {
+            cx.err(
+                path,
+                format!("submission {} does not exist {}", quote(code), self.place),
+            );
+            return None;
+        }
+        Some(code.clone())
+    }
+}
+
+fn event(cx: &mut Cx, slugs: &mut HashMap<String, String>, path: &str, v: &Value) -> Option<Event> {
+    let mut o = Obj::open(cx, path, v)?;
+    let slug = o.req(cx, "slug", |cx, p, v| match v {
+        Value::String(s) if is_slug(s) => Some(s.clone()),
+        other => {
+            cx.err(p, format!("invalid slug {}", describe(other)));
+            None
+        }
+    });
+    if let Some(slug) = &slug {
+        if let Some(first) = first_seen(slugs, slug.to_lowercase(), path) {
+            cx.err(
+                o.at("slug"),
+                format!("duplicate slug {} (also at {first})", quote(slug)),
+            );
+        }
+    }
+    // Name the event in messages even when its slug is malformed.
+    let place = match o.map.get("slug") {
+        Some(Value::String(s)) => format!("in event {}", quote(s)),
+        _ => format!("in {path}"),
+    };
+    let name = o.req_i18n(cx, "name");
+    let is_public = o.opt_bool(cx, "is_public", false);
+    let date_from = o.req(cx, "date_from", date);
+    let date_to = o.nullable(cx, "date_to", date);
+    if let (Some(from), Some(to)) = (date_from, date_to) {
+        if to < from {
+            cx.err(o.at("date_to"), "is before date_from");
+        }
+    }
+    let timezone = o.opt(cx, "timezone", "UTC".to_string(), timezone);
+    let locale = o.opt_str(cx, "locale", "en");
+    let show_schedule = o.opt_bool(cx, "show_schedule", true);
+    let has_schedule = o.is_set("schedule");
+    let schedule = o.nullable(cx, "schedule", schedule);
+    let review_phase = o.nullable(cx, "review_phase", review_phase);
+
+    let mut scope = Scope {
+        place,
+        ..Scope::default()
+    };
+    // Things that are referenced, in dependency order.
+    let submission_types = o.list(cx, "submission_types", |cx, p, v| {
+        submission_type(cx, &mut scope, p, v)
+    });
+    let tracks = o.list(cx, "tracks", |cx, p, v| track(cx, &mut scope, p, v));
+    let rooms = o.list(cx, "rooms", |cx, p, v| room(cx, &mut scope, p, v));
+    let mut tag_names = HashMap::new();
+    let tags = o.list(cx, "tags", |cx, p, v| {
+        tag(cx, &mut scope, &mut tag_names, p, v)
+    });
+    let teams = o.list(cx, "teams", |cx, p, v| team(cx, &scope, p, v));
+    let questions = o.list(cx, "questions", |cx, p, v| question(cx, &mut scope, p, v));
+    let speakers = o.list(cx, "speakers", |cx, p, v| speaker(cx, &mut scope, p, v));
+    let submissions = o.list(cx, "submissions", |cx, p, v| {
+        submission(cx, &mut scope, has_schedule, p, v)
+    });
+    let mut pairs = HashMap::new();
+    let reviews = o.list(cx, "reviews", |cx, p, v| {
+        review(cx, &mut scope, &mut pairs, p, v)
+    });
+    let answers = o.list(cx, "answers", |cx, p, v| answer(cx, &scope, p, v));
+    o.finish(cx);
+
+    Some(Event {
+        slug: slug.unwrap_or_default(),
+        name,
+        is_public,
+        date_from: date_from.unwrap_or_default(),
+        date_to,
+        timezone,
+        locale,
+        show_schedule,
+        schedule,
+        review_phase,
+        teams,
+        submission_types,
+        tracks,
+        rooms,
+        tags,
+        questions,
+        speakers,
+        submissions,
+        answers,
+        reviews,
+    })
+}
+
+fn schedule(cx: &mut Cx, path: &str, v: &Value) -> Option<Schedule> {
+    let mut o = Obj::open(cx, path, v)?;
+    let version = o.req(cx, "version", string);
+    if version.as_deref() == Some("") {
+        cx.err(o.at("version"), "must not be empty");
+    }
+    // Required and not null: a released schedule has a publication time.
+    let published = o.req(cx, "published", datetime);
+    o.finish(cx);
+    Some(Schedule {
+        version: version.unwrap_or_default(),
+        published,
+    })
+}
+
+fn review_phase(cx: &mut Cx, path: &str, v: &Value) -> Option<ReviewPhase> {
+    let mut o = Obj::open(cx, path, v)?;
+    let defaults = ReviewPhase::default();
+    let phase = ReviewPhase {
+        name: o.opt_str(cx, "name", &defaults.name),
+        can_see_speaker_names: o.opt_bool(
+            cx,
+            "can_see_speaker_names",
+            defaults.can_see_speaker_names,
+        ),
+        can_see_reviewer_names: o.opt_bool(
+            cx,
+            "can_see_reviewer_names",
+            defaults.can_see_reviewer_names,
+        ),
+        can_see_other_reviews: o.opt(
+            cx,
+            "can_see_other_reviews",
+            defaults.can_see_other_reviews,
+            |cx, p, v| choice(cx, p, v, &OtherReviews::ALL),
+        ),
+        proposal_visibility: o.opt(
+            cx,
+            "proposal_visibility",
+            defaults.proposal_visibility,
+            |cx, p, v| choice(cx, p, v, &ProposalVisibility::ALL),
+        ),
+    };
+    o.finish(cx);
+    Some(phase)
+}
+
+fn submission_type(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    path: &str,
+    v: &Value,
+) -> Option<SubmissionType> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "submission type"));
+    scope.submission_types.extend(id);
+    let name = o.req_i18n(cx, "name");
+    let default_duration = o.opt(cx, "default_duration", 30, non_negative);
+    o.finish(cx);
+    Some(SubmissionType {
+        id: id.unwrap_or_default(),
+        name,
+        default_duration,
+    })
+}
+
+fn track(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Track> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "track"));
+    scope.tracks.extend(id);
+    let name = o.req_i18n(cx, "name");
+    let color = o.opt_str(cx, "color", "");
+    o.finish(cx);
+    Some(Track {
+        id: id.unwrap_or_default(),
+        name,
+        color,
+    })
+}
+
+fn room(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Room> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "room"));
+    scope.rooms.extend(id);
+    let guid = o.nullable(cx, "guid", |cx, p, v| match v {
+        Value::String(s) if is_uuid(s) => Some(s.clone()),
+        other => {
+            cx.err(p, format!("must be a UUID string, got {}", describe(other)));
+            None
+        }
+    });
+    let name = o.req_i18n(cx, "name");
+    let description = o.i18n(cx, "description");
+    let speaker_info = o.i18n(cx, "speaker_info");
+    let capacity = o.nullable(cx, "capacity", non_negative);
+    let position = o.nullable(cx, "position", integer);
+    let availabilities = o.list(cx, "availabilities", availability);
+    o.finish(cx);
+    Some(Room {
+        id: id.unwrap_or_default(),
+        guid,
+        name,
+        description,
+        speaker_info,
+        capacity,
+        position,
+        availabilities,
+    })
+}
+
+/// Room and speaker availabilities share one id sequence.
+fn availability(cx: &mut Cx, path: &str, v: &Value) -> Option<Availability> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "availability"));
+    let start = o.req(cx, "start", datetime);
+    let end = o.req(cx, "end", datetime);
+    if let (Some(start), Some(end)) = (start, end) {
+        if end < start {
+            cx.err(o.at("end"), "is before start");
+        }
+    }
+    o.finish(cx);
+    Some(Availability {
+        id: id.unwrap_or_default(),
+        start: start.unwrap_or_default(),
+        end: end.unwrap_or_default(),
+    })
+}
+
+fn tag(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    names: &mut HashMap<String, String>,
+    path: &str,
+    v: &Value,
+) -> Option<Tag> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "tag"));
+    scope.tags.extend(id);
+    let name = o.req(cx, "tag", string);
+    if let Some(name) = &name {
+        if name.is_empty() || name.contains('/') {
+            cx.err(o.at("tag"), "must be non-empty and must not contain '/'");
+        }
+        if let Some(first) = first_seen(names, name.to_lowercase(), path) {
+            cx.err(
+                o.at("tag"),
+                format!(
+                    "duplicate tag {} {} (also at {first})",
+                    quote(name),
+                    scope.place
+                ),
+            );
+        }
+    }
+    let description = o.i18n(cx, "description");
+    let color = o.opt_str(cx, "color", "");
+    let is_public = o.opt_bool(cx, "is_public", false);
+    o.finish(cx);
+    Some(Tag {
+        id: id.unwrap_or_default(),
+        tag: name.unwrap_or_default(),
+        description,
+        color,
+        is_public,
+    })
+}
+
+fn team(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Team> {
+    let mut o = Obj::open(cx, path, v)?;
+    let name = o.req_str(cx, "name");
+    let members = o.list(cx, "members", |cx, p, v| cx.user_ref(p, v));
+    no_duplicates(cx, &o.at("members"), &members, "member");
+    let team = Team {
+        name,
+        members,
+        can_change_submissions: o.opt_bool(cx, "can_change_submissions", false),
+        is_reviewer: o.opt_bool(cx, "is_reviewer", false),
+        force_hide_speaker_names: o.opt_bool(cx, "force_hide_speaker_names", false),
+        limit_tracks: o.list(cx, "limit_tracks", |cx, p, v| scope.track(cx, p, v)),
+    };
+    o.finish(cx);
+    Some(team)
+}
+
+fn question(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Question> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "question"));
+    let variant = o.one_of(cx, "variant", &VARIANTS, "string");
+    let target_ok = o
+        .map
+        .get("target")
+        .is_none_or(|t| t.as_str().is_some_and(|t| TARGETS.contains(&t)));
+    let target = o.one_of(cx, "target", &TARGETS, "submission");
+    let question = o.req_i18n(cx, "question");
+    let help_text = o.i18n(cx, "help_text");
+    let question_required = o.one_of(cx, "question_required", &QUESTION_REQUIRED, "optional");
+    let deadline = o.nullable(cx, "deadline", datetime);
+    let freeze_after = o.nullable(cx, "freeze_after", datetime);
+    let options = o.list(cx, "options", |cx, p, v| {
+        let mut o = Obj::open(cx, p, v)?;
+        let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "option"));
+        let answer = o.req_i18n(cx, "answer");
+        o.finish(cx);
+        Some((
+            id,
+            QuestionOption {
+                id: id.unwrap_or_default(),
+                answer,
+            },
+        ))
+    });
+    let default_answer = o.nullable(cx, "default_answer", string);
+    let min_length = o.nullable(cx, "min_length", non_negative);
+    let max_length = o.nullable(cx, "max_length", non_negative);
+    let contains_personal_data = o.opt_bool(cx, "contains_personal_data", true);
+    let is_public = o.opt_bool(cx, "is_public", false);
+    let is_visible_to_reviewers = o.opt_bool(cx, "is_visible_to_reviewers", true);
+    let active = o.opt_bool(cx, "active", true);
+    let position = o.opt(cx, "position", 0, integer);
+    let tracks = o.list(cx, "tracks", |cx, p, v| scope.track(cx, p, v));
+    let submission_types = o.list(cx, "submission_types", |cx, p, v| {
+        scope.submission_type(cx, p, v)
+    });
+    o.finish(cx);
+
+    // Answers check their owner against the target, and their options.
+    if let Some(id) = id {
+        let reference = QuestionRef {
+            target: target_ok.then(|| target.clone()),
+            options: options.iter().filter_map(|(id, _)| *id).collect(),
+        };
+        scope.questions.insert(id, reference);
+    }
+    Some(Question {
+        id: id.unwrap_or_default(),
+        variant,
+        target,
+        question,
+        help_text,
+        question_required,
+        deadline,
+        freeze_after,
+        options: options.into_iter().map(|(_, option)| option).collect(),
+        default_answer,
+        contains_personal_data,
+        min_length,
+        max_length,
+        is_public,
+        is_visible_to_reviewers,
+        active,
+        position,
+        tracks,
+        submission_types,
+    })
+}
+
+fn speaker(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<SpeakerProfile> {
+    let mut o = Obj::open(cx, path, v)?;
+    let user = o.req(cx, "user", |cx, p, v| cx.user_ref(p, v));
+    if let Some(user) = &user {
+        if let Some(first) = first_seen(&mut scope.profiles, user.clone(), path) {
+            cx.err(
+                o.at("user"),
+                format!(
+                    "second profile for user {} {} (also at {first})",
+                    quote(user),
+                    scope.place
+                ),
+            );
+        }
+    }
+    let biography = o.opt_str(cx, "biography", "");
+    let availabilities = o.list(cx, "availabilities", availability);
+    o.finish(cx);
+    Some(SpeakerProfile {
+        user: user.unwrap_or_default(),
+        biography,
+        availabilities,
+    })
+}
+
+fn submission(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    has_schedule: bool,
+    path: &str,
+    v: &Value,
+) -> Option<Submission> {
+    let mut o = Obj::open(cx, path, v)?;
+    let code = o.req(cx, "code", code);
+    if let Some(code) = &code {
+        if let Some(first) = first_seen(&mut cx.submission_codes, code.clone(), path) {
+            cx.err(
+                o.at("code"),
+                format!(
+                    "duplicate submission code {} (also at {first})",
+                    quote(code)
+                ),
+            );
+        }
+        scope.submissions.insert(code.clone());
+    }
+    let title = o.req_str(cx, "title");
+    let speakers = o.list(cx, "speakers", |cx, p, v| {
+        let user = cx.user_ref(p, v)?;
+        if !scope.profiles.contains_key(&user) {
+            cx.err(
+                p,
+                format!(
+                    "speaker {} has no speaker profile {}",
+                    quote(&user),
+                    scope.place
+                ),
+            );
+        }
+        Some(user)
+    });
+    no_duplicates(cx, &o.at("speakers"), &speakers, "speaker");
+    let submission_type = o.req(cx, "submission_type", |cx, p, v| {
+        scope.submission_type(cx, p, v)
+    });
+    let track = o.nullable(cx, "track", |cx, p, v| scope.track(cx, p, v));
+    let state = o.one_of(cx, "state", &STATES, "submitted");
+    let pending_state = o.nullable(cx, "pending_state", |cx, p, v| enum_str(cx, p, v, &STATES));
+    let abstract_ = o.opt_str(cx, "abstract", "");
+    let description = o.opt_str(cx, "description", "");
+    let notes = o.opt_str(cx, "notes", "");
+    let internal_notes = o.opt_str(cx, "internal_notes", "");
+    let duration = o.nullable(cx, "duration", non_negative);
+    let slot_count = o.opt(cx, "slot_count", 1, |cx, p, v| {
+        let n = integer(cx, p, v)?;
+        if n < 1 {
+            cx.err(p, "must be at least 1");
+        }
+        Some(n)
+    });
+    let do_not_record = o.opt_bool(cx, "do_not_record", false);
+    let is_featured = o.opt_bool(cx, "is_featured", false);
+    let content_locale = o.opt_str(cx, "content_locale", "en");
+    let image = o.opt_url(cx, "image");
+    let created = o.req_datetime(cx, "created");
+    let tags = o.list(cx, "tags", |cx, p, v| scope.tag(cx, p, v));
+    no_duplicates(cx, &o.at("tags"), &tags, "tag");
+    let resources = o.list(cx, "resources", |cx, p, v| {
+        let mut o = Obj::open(cx, p, v)?;
+        let resource = o.req(cx, "resource", url).unwrap_or_default();
+        let description = o.opt_str(cx, "description", "");
+        o.finish(cx);
+        Some(Resource {
+            resource,
+            description,
+        })
+    });
+    let anonymised = o.nullable(cx, "anonymised", |cx, p, v| {
+        let mut o = Obj::open(cx, p, v)?;
+        let texts = Anonymised {
+            title: o.opt_str(cx, "title", ""),
+            abstract_: o.opt_str(cx, "abstract", ""),
+            description: o.opt_str(cx, "description", ""),
+        };
+        o.finish(cx);
+        Some(texts)
+    });
+    let assigned_reviewers = o.list(cx, "assigned_reviewers", |cx, p, v| cx.user_ref(p, v));
+    let slots_given = o
+        .map
+        .get("slots")
+        .and_then(Value::as_array)
+        .is_some_and(|s| !s.is_empty());
+    if slots_given && !has_schedule {
+        let place = scope.place.trim_start_matches("in ");
+        cx.err(
+            o.at("slots"),
+            format!("{place} has no released schedule, so no slots are allowed"),
+        );
+    }
+    let slots = o.list(cx, "slots", |cx, p, v| slot(cx, scope, p, v));
+    o.finish(cx);
+    Some(Submission {
+        code: code.unwrap_or_default(),
+        title,
+        speakers,
+        submission_type: submission_type.unwrap_or_default(),
+        track,
+        state,
+        pending_state,
+        abstract_,
+        description,
+        notes,
+        internal_notes,
+        duration,
+        slot_count,
+        do_not_record,
+        is_featured,
+        content_locale,
+        image,
+        created,
+        tags,
+        resources,
+        anonymised,
+        assigned_reviewers,
+        slots,
+    })
+}
+
+fn slot(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Slot> {
+    let mut o = Obj::open(cx, path, v)?;
+    let room = o.nullable(cx, "room", |cx, p, v| scope.room(cx, p, v));
+    let start = o.nullable(cx, "start", datetime);
+    let end = o.nullable(cx, "end", datetime);
+    if let (Some(start), Some(end)) = (start, end) {
+        if end < start {
+            cx.err(o.at("end"), "is before start");
+        }
+    }
+    let is_visible = o.req(cx, "is_visible", boolean).unwrap_or_default();
+    o.finish(cx);
+    Some(Slot {
+        room,
+        start,
+        end,
+        is_visible,
+    })
+}
+
+fn review(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    pairs: &mut HashMap<(String, String), String>,
+    path: &str,
+    v: &Value,
+) -> Option<Review> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "review"));
+    scope.reviews.extend(id);
+    let submission = o.req(cx, "submission", |cx, p, v| scope.submission(cx, p, v));
+    let user = o.req(cx, "user", |cx, p, v| cx.user_ref(p, v));
+    if let (Some(user), Some(submission)) = (&user, &submission) {
+        let key = (user.clone(), submission.clone());
+        if let Some(first) = first_seen(pairs, key, path) {
+            cx.err(
+                path,
+                format!(
+                    "second review by {} of {} (also at {first})",
+                    quote(user),
+                    quote(submission)
+                ),
+            );
+        }
+    }
+    let text = o.opt_str(cx, "text", "");
+    let score = o.nullable(cx, "score", number);
+    let created = o.req_datetime(cx, "created");
+    let updated = o.nullable(cx, "updated", datetime).unwrap_or(created);
+    o.finish(cx);
+    Some(Review {
+        id: id.unwrap_or_default(),
+        submission: submission.unwrap_or_default(),
+        user: user.unwrap_or_default(),
+        text,
+        score,
+        created,
+        updated,
+    })
+}
+
+fn answer(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Answer> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "answer"));
+    let question = o.req(cx, "question", |cx, p, v| scope.question(cx, p, v));
+    let text = o.opt_str(cx, "answer", "");
+    let answer_file = o.opt_url(cx, "answer_file");
+
+    // Exactly one owner, judged on what is set, valid or not.
+    let owners: Vec<&str> = ["submission", "person", "review"]
+        .into_iter()
+        .filter(|k| o.is_set(k))
+        .collect();
+    if owners.len() != 1 {
+        let got = if owners.is_empty() {
+            "none".to_string()
+        } else {
+            owners.join(", ")
+        };
+        cx.err(
+            path,
+            format!("exactly one of submission, person, review must be set (got {got})"),
+        );
+    }
+    let submission = o.nullable(cx, "submission", |cx, p, v| scope.submission(cx, p, v));
+    let person = o.nullable(cx, "person", |cx, p, v| {
+        let user = cx.user_ref(p, v)?;
+        if !scope.profiles.contains_key(&user) {
+            cx.err(
+                p,
+                format!(
+                    "user {} has no speaker profile {}",
+                    quote(&user),
+                    scope.place
+                ),
+            );
+        }
+        Some(user)
+    });
+    let review = o.nullable(cx, "review", |cx, p, v| scope.review(cx, p, v));
+    if let (Some((id, q)), [owner]) = (question, owners.as_slice()) {
+        let target = q.target.as_deref();
+        let expected = match target {
+            Some("submission") => Some("submission"),
+            Some("speaker") => Some("person"),
+            Some("reviewer") => Some("review"),
+            _ => None,
+        };
+        if let (Some(target), Some(expected)) = (target, expected.filter(|e| e != owner)) {
+            cx.err(
+                o.at(owner),
+                format!(
+                    "question {id} has target {}, so the answer must set {}",
+                    quote(target),
+                    quote(expected)
+                ),
+            );
+        }
+    }
+    let options = o.list(cx, "options", |cx, p, v| {
+        let option = integer(cx, p, v)?;
+        if let Some((id, q)) = question {
+            if !q.options.contains(&option) {
+                cx.err(
+                    p,
+                    format!("option {option} is not an option of question {id}"),
+                );
+                return None;
+            }
+        }
+        Some(option)
+    });
+    o.finish(cx);
+    Some(Answer {
+        id: id.unwrap_or_default(),
+        question: question.map_or(0, |(id, _)| id),
+        answer: text,
+        answer_file,
+        submission,
+        person,
+        review,
+        options,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::export;
+    use serde_json::json;
+
+    // ---- helpers ------------------------------------------------------------
+
+    /// A valid document that uses every record kind and most fields.
+    fn base() -> Value {
+        // Built in parts: one json! of the whole would exceed the macro
+        // recursion limit.
+        let users = json!([
+            {"code": "ORGA", "name": "Olivia", "email": "orga@example.org",
+             "is_administrator": true, "tokens": ["secret-token"]},
+            {"code": "SPK1", "name": "Amira", "email": "amira@example.org",
+             "avatar": "https://example.org/a.png", "timezone": "Europe/Berlin",
+             "token_hashes": [format!("sha256:{}", hash_token("other-token"))]},
+            {"code": "SPK2", "name": "Bruno", "email": "bruno@example.org"},
+            {"code": "REV1", "name": "Rafael", "email": "rafael@example.org", "locale": "de"},
+            // Referenced by nothing, so changing it has no knock-on problems.
+            {"code": "LURK", "name": "Lurker", "email": "lurker@example.org"}
+        ]);
+        let mut democon = json!({
+            "slug": "democon",
+            "name": {"en": "DemoCon", "de": "DemoKon"},
+            "is_public": true,
+            "date_from": "2026-11-20",
+            "date_to": "2026-11-22",
+            "timezone": "Europe/Berlin",
+            "schedule": {"version": "1.0", "published": "2026-11-01T10:00:00+01:00"},
+            "review_phase": {"name": "Second round", "can_see_other_reviews": "always",
+                             "proposal_visibility": "assigned"}
+        });
+        democon["teams"] = json!([
+            {"name": "Orga", "members": ["ORGA"], "can_change_submissions": true},
+            {"name": "Reviewers", "members": ["REV1"], "is_reviewer": true, "limit_tracks": [1]}
+        ]);
+        democon["submission_types"] = json!([{"id": 1, "name": "Talk", "default_duration": 45}]);
+        democon["tracks"] = json!([
+            {"id": 1, "name": {"en": "Web"}, "color": "#ff0000"},
+            {"id": 2, "name": "Ops"}
+        ]);
+        democon["rooms"] = json!([{
+            "id": 1, "guid": "fdc7b5b3-7ef7-59a8-81b6-9b603297b8a1", "name": "Hall",
+            "capacity": 100, "position": 1,
+            "availabilities": [{"id": 1, "start": "2026-11-20T08:00:00Z",
+                                "end": "2026-11-20T18:00:00Z"}]
+        }]);
+        democon["tags"] = json!([{"id": 1, "tag": "keynote", "description": "Could be a keynote",
+                                  "color": "#00ff00", "is_public": true}]);
+        democon["questions"] = json!([
+            {"id": 1, "variant": "choices", "question": "Level?",
+             "options": [{"id": 1, "answer": "Beginner"}, {"id": 2, "answer": "Expert"}],
+             "tracks": [1], "submission_types": [1]},
+            {"id": 2, "target": "speaker", "question": "T-shirt size?",
+             "question_required": "required", "deadline": "2026-10-01T00:00:00Z"},
+            {"id": 3, "target": "reviewer", "variant": "number", "question": "Confidence?"}
+        ]);
+        democon["speakers"] = json!([
+            {"user": "SPK1", "biography": "Hi",
+             "availabilities": [{"id": 2, "start": "2026-11-20T08:00:00Z",
+                                 "end": "2026-11-20T12:00:00Z"}]},
+            {"user": "SPK2"}
+        ]);
+        democon["submissions"] = json!([
+            {"code": "TALK1", "title": "Rust", "speakers": ["SPK1", "SPK2"],
+             "submission_type": 1, "track": 1, "state": "confirmed",
+             "created": "2026-09-01T12:00:00.5Z", "tags": [1],
+             "resources": [{"resource": "https://example.org/slides.pdf", "description": "Slides"}],
+             "anonymised": {"title": "A talk"}, "assigned_reviewers": ["REV1"],
+             "slots": [{"room": 1, "start": "2026-11-20T09:00:00+01:00",
+                        "end": "2026-11-20T09:45:00+01:00", "is_visible": true}]},
+            {"code": "TALK2", "title": "Go", "speakers": ["SPK2"], "submission_type": 1,
+             "created": "2026-09-02T12:00:00Z"}
+        ]);
+        democon["answers"] = json!([
+            {"id": 1, "question": 1, "answer": "Beginner", "submission": "TALK1", "options": [1]},
+            {"id": 2, "question": 2, "answer": "L", "person": "SPK1"},
+            {"id": 3, "question": 3, "answer": "5", "review": 1}
+        ]);
+        democon["reviews"] = json!([{"id": 1, "submission": "TALK1", "user": "REV1", "text": "Good",
+                                     "score": 2.5, "created": "2026-10-01T10:00:00Z"}]);
+        let other = json!({"slug": "other", "name": "Other", "date_from": "2027-01-01",
+                           "tracks": [{"id": 99, "name": "Elsewhere"}]});
+        json!({"format": "cfp-dataset", "version": 1, "users": users, "events": [democon, other]})
+    }
+
+    fn problems(doc: &Value) -> Vec<String> {
+        match parse_value(doc) {
+            Ok(_) => Vec::new(),
+            Err(found) => found.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Sets (or adds) the value at a JSON pointer.
+    fn set(doc: &mut Value, pointer: &str, value: Value) {
+        let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
+        match doc.pointer_mut(parent).expect("parent exists") {
+            Value::Object(map) => {
+                map.insert(key.to_string(), value);
+            }
+            Value::Array(items) => {
+                let i: usize = key.parse().expect("an index");
+                if i == items.len() {
+                    items.push(value);
+                } else {
+                    items[i] = value;
+                }
+            }
+            _ => panic!("{parent} is not a container"),
+        }
+    }
+
+    fn remove(doc: &mut Value, pointer: &str) {
+        let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
+        match doc.pointer_mut(parent).expect("parent exists") {
+            Value::Object(map) => {
+                map.remove(key).expect("key exists");
+            }
+            Value::Array(items) => {
+                items.remove(key.parse().expect("an index"));
+            }
+            _ => panic!("{parent} is not a container"),
+        }
+    }
+
+    /// Problems of the base document with one value set.
+    fn with(pointer: &str, value: Value) -> Vec<String> {
+        let mut doc = base();
+        set(&mut doc, pointer, value);
+        problems(&doc)
+    }
+
+    /// Problems of the base document with one value removed.
+    fn without(pointer: &str) -> Vec<String> {
+        let mut doc = base();
+        remove(&mut doc, pointer);
+        problems(&doc)
+    }
+
+    fn parse_ok(doc: &Value) -> Dataset {
+        match parse_value(doc) {
+            Ok(dataset) => dataset,
+            Err(found) => panic!("unexpected problems: {found:#?}"),
+        }
+    }
+
+    fn ts(text: &str) -> Timestamp {
+        parse_rfc3339(text).expect("a test datetime")
+    }
+
+    fn democon_text() -> String {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/democon.json"
+        );
+        std::fs::read_to_string(path).expect("shared/datasets/democon.json next to the repo")
+    }
+
+    /// JSON pointers of every node of `value` (the root is "").
+    fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    pointers(v, format!("{at}/{k}"), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    pointers(v, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+        out.push(at);
+    }
+
+    // ---- whole documents ------------------------------------------------------
+
+    #[test]
+    fn base_document_is_valid_and_converted() {
+        let d = parse_ok(&base());
+        assert_eq!(d.users.len(), 5);
+        assert_eq!(d.users[0].token_hashes, vec![hash_token("secret-token")]);
+        assert_eq!(d.users[1].token_hashes, vec![hash_token("other-token")]);
+        assert_eq!(
+            d.users[1].avatar.as_deref(),
+            Some("https://example.org/a.png")
+        );
+        let e = &d.events[0];
+        assert_eq!(
+            e.name.0,
+            vec![
+                ("de".into(), "DemoKon".into()),
+                ("en".into(), "DemoCon".into())
+            ]
+        );
+        assert_eq!(e.date_to, NaiveDate::from_ymd_opt(2026, 11, 22));
+        let schedule = e.schedule.as_ref().expect("schedule");
+        assert_eq!(schedule.published, Some(ts("2026-11-01T09:00:00Z")));
+        let phase = e.review_phase.as_ref().expect("phase");
+        assert_eq!(phase.name, "Second round");
+        assert_eq!(phase.can_see_other_reviews, OtherReviews::Always);
+        assert_eq!(phase.proposal_visibility, ProposalVisibility::Assigned);
+        assert_eq!(e.teams[1].limit_tracks, vec![1]);
+        assert_eq!(e.tracks[1].name, I18n::en("Ops"));
+        assert_eq!(e.questions[0].options[1].id, 2);
+        let s = &e.submissions[0];
+        assert_eq!(s.speakers, vec!["SPK1", "SPK2"]);
+        assert_eq!(s.created, ts("2026-09-01T12:00:00.500Z"));
+        let anonymised = s.anonymised.as_ref().expect("anonymised");
+        assert_eq!(
+            (anonymised.title.as_str(), anonymised.abstract_.as_str()),
+            ("A talk", "")
+        );
+        assert_eq!(s.slots[0].start, Some(ts("2026-11-20T08:00:00Z")));
+        assert_eq!(e.answers[2].review, Some(1));
+        assert_eq!(e.reviews[0].score, Some(2.5));
+        assert_eq!(d.events[1].tracks[0].id, 99);
+    }
+
+    #[test]
+    fn defaults_are_applied() {
+        let doc = json!({
+            "format": "cfp-dataset", "version": 1,
+            "users": [{"code": "U1", "name": "U", "email": "u@example.org"}],
+            "events": [{
+                "slug": "e", "name": "E", "date_from": "2026-01-01", "review_phase": {},
+                "teams": [{"name": "T"}],
+                "submission_types": [{"id": 1, "name": "Talk"}],
+                "tracks": [{"id": 1, "name": "Tr"}],
+                "rooms": [{"id": 1, "name": "R"}],
+                "tags": [{"id": 1, "tag": "t"}],
+                "questions": [{"id": 1, "question": "Q?"}],
+                "speakers": [{"user": "U1"}],
+                "submissions": [{"code": "S1", "title": "S", "submission_type": 1,
+                                 "created": "2026-01-01T00:00:00Z"}],
+                "answers": [{"id": 1, "question": 1, "submission": "S1"}],
+                "reviews": [{"id": 1, "submission": "S1", "user": "U1",
+                             "created": "2026-01-02T00:00:00Z"}]
+            }]
+        });
+        let d = parse_ok(&doc);
+        let u = &d.users[0];
+        assert_eq!(
+            (u.avatar.clone(), u.locale.as_str(), u.timezone.as_str()),
+            (None, "en", "UTC")
+        );
+        assert!(!u.is_administrator && u.token_hashes.is_empty());
+        let e = &d.events[0];
+        assert!(!e.is_public && e.show_schedule);
+        assert_eq!(
+            (e.date_to, e.timezone.as_str(), e.locale.as_str()),
+            (None, "UTC", "en")
+        );
+        assert!(e.schedule.is_none());
+        let phase = e.review_phase.as_ref().expect("phase");
+        let default = ReviewPhase::default();
+        assert_eq!(phase.name, "Review");
+        assert!(phase.can_see_speaker_names && phase.can_see_reviewer_names);
+        assert_eq!(phase.can_see_other_reviews, default.can_see_other_reviews);
+        assert_eq!(phase.proposal_visibility, ProposalVisibility::All);
+        let t = &e.teams[0];
+        assert!(t.members.is_empty() && t.limit_tracks.is_empty());
+        assert!(!t.can_change_submissions && !t.is_reviewer && !t.force_hide_speaker_names);
+        assert_eq!(e.submission_types[0].default_duration, 30);
+        assert_eq!(e.tracks[0].color, "");
+        let r = &e.rooms[0];
+        assert_eq!((r.guid.clone(), r.capacity, r.position), (None, None, None));
+        assert!(
+            r.description.0.is_empty()
+                && r.speaker_info.0.is_empty()
+                && r.availabilities.is_empty()
+        );
+        let tag = &e.tags[0];
+        assert!(tag.description.0.is_empty() && tag.color.is_empty() && !tag.is_public);
+        let q = &e.questions[0];
+        assert_eq!(
+            (q.variant.as_str(), q.target.as_str()),
+            ("string", "submission")
+        );
+        assert_eq!(q.question_required, "optional");
+        assert!(q.help_text.0.is_empty() && q.options.is_empty());
+        assert_eq!(
+            (q.deadline, q.freeze_after, q.default_answer.clone()),
+            (None, None, None)
+        );
+        assert!(q.contains_personal_data && !q.is_public && q.is_visible_to_reviewers && q.active);
+        assert_eq!((q.min_length, q.max_length, q.position), (None, None, 0));
+        assert!(q.tracks.is_empty() && q.submission_types.is_empty());
+        let p = &e.speakers[0];
+        assert!(p.biography.is_empty() && p.availabilities.is_empty());
+        let s = &e.submissions[0];
+        assert!(s.speakers.is_empty());
+        assert_eq!(
+            (s.track, s.state.as_str(), s.pending_state.clone()),
+            (None, "submitted", None)
+        );
+        assert!(s.abstract_.is_empty() && s.description.is_empty());
+        assert!(s.notes.is_empty() && s.internal_notes.is_empty());
+        assert_eq!((s.duration, s.slot_count), (None, 1));
+        assert!(!s.do_not_record && !s.is_featured);
+        assert_eq!((s.content_locale.as_str(), s.image.clone()), ("en", None));
+        assert!(s.tags.is_empty() && s.resources.is_empty() && s.assigned_reviewers.is_empty());
+        assert!(s.anonymised.is_none() && s.slots.is_empty());
+        let a = &e.answers[0];
+        assert_eq!((a.answer.as_str(), a.answer_file.clone()), ("", None));
+        assert_eq!((a.person.clone(), a.review), (None, None));
+        assert!(a.options.is_empty());
+        let rv = &e.reviews[0];
+        assert_eq!((rv.text.as_str(), rv.score), ("", None));
+        assert_eq!(rv.updated, ts("2026-01-02T00:00:00Z"));
+
+        // users and events default to [].
+        let empty = parse_ok(&json!({"format": "cfp-dataset", "version": 1}));
+        assert!(empty.users.is_empty() && empty.events.is_empty());
+    }
+
+    #[test]
+    fn democon_parses_and_round_trips() {
+        let first = match parse_str(&democon_text()) {
+            Ok(d) => d,
+            Err(found) => panic!("democon.json has problems: {found:#?}"),
+        };
+        assert_eq!((first.users.len(), first.events.len()), (110, 2));
+        assert_eq!(
+            first.users[0].token_hashes,
+            vec![hash_token("30369046a1da256c935d698c4b3f61808ddfc13b")]
+        );
+        let exported = export::to_json(&first);
+        let second = parse_ok(&exported);
+        assert_eq!(export::to_json(&second), exported);
+    }
+
+    #[test]
+    fn client_friendly_parses_and_round_trips() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/client-friendly.json"
+        );
+        let text = std::fs::read_to_string(path).expect("shared/datasets/client-friendly.json");
+        let first = match parse_str(&text) {
+            Ok(d) => d,
+            Err(found) => panic!("client-friendly.json has problems: {found:#?}"),
+        };
+        let exported = export::to_json(&first);
+        assert_eq!(export::to_json(&parse_ok(&exported)), exported);
+    }
+
+    #[test]
+    fn base_document_round_trips() {
+        let mut doc = base();
+        // Cover the nullable branches of slots too.
+        set(
+            &mut doc,
+            "/events/0/submissions/0/slots/1",
+            json!({"is_visible": false}),
+        );
+        let exported = export::to_json(&parse_ok(&doc));
+        assert_eq!(export::to_json(&parse_ok(&exported)), exported);
+    }
+
+    #[test]
+    fn problem_displays_path_and_message() {
+        let p = Problem {
+            path: "events[0].slug".into(),
+            message: "unknown field".into(),
+        };
+        assert_eq!(p.to_string(), "events[0].slug: unknown field");
+    }
+
+    #[test]
+    fn json_syntax_error_is_one_problem_at_the_root() {
+        let found = parse_str("{\n  \"format\": ,\n}").expect_err("invalid JSON");
+        assert_eq!(
+            found,
+            vec![Problem {
+                path: "$".into(),
+                message: "invalid JSON at line 2, column 13: expected value".into(),
+            }]
+        );
+        let found = parse_str("").expect_err("empty text");
+        assert_eq!(
+            found[0].message,
+            "invalid JSON at line 1, column 0: EOF while parsing a value"
+        );
+    }
+
+    // ---- top level ---------------------------------------------------------------
+
+    #[test]
+    fn top_level_format_and_version() {
+        assert_eq!(
+            with("/format", json!("cfp")),
+            vec!["format: must be \"cfp-dataset\""]
+        );
+        assert_eq!(with("/version", json!(2)), vec!["version: must be 1"]);
+        assert_eq!(with("/version", json!(1.0)), vec!["version: must be 1"]);
+        assert_eq!(with("/version", json!(true)), vec!["version: must be 1"]);
+        assert_eq!(
+            without("/format"),
+            vec!["format: required field is missing"]
+        );
+        assert_eq!(
+            without("/version"),
+            vec!["version: required field is missing"]
+        );
+        assert_eq!(
+            problems(&json!([1])),
+            vec!["$: must be an object, got a list"]
+        );
+        assert_eq!(
+            with("/events", json!(null)),
+            vec!["events: must be a list, not null"]
+        );
+        assert_eq!(
+            problems(&json!({"format": "cfp-dataset", "version": 1, "users": "all"})),
+            vec!["users: must be a list, got \"all\""]
+        );
+        assert_eq!(
+            with("/events", json!({})),
+            vec!["events: must be a list, got an object"]
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_reported_at_every_level() {
+        let places = [
+            ("", "colour"),
+            ("/users/0", "users[0].colour"),
+            ("/events/0", "events[0].colour"),
+            ("/events/0/schedule", "events[0].schedule.colour"),
+            ("/events/0/review_phase", "events[0].review_phase.colour"),
+            ("/events/0/teams/1", "events[0].teams[1].colour"),
+            (
+                "/events/0/submission_types/0",
+                "events[0].submission_types[0].colour",
+            ),
+            ("/events/0/tracks/0", "events[0].tracks[0].colour"),
+            ("/events/0/rooms/0", "events[0].rooms[0].colour"),
+            (
+                "/events/0/rooms/0/availabilities/0",
+                "events[0].rooms[0].availabilities[0].colour",
+            ),
+            ("/events/0/tags/0", "events[0].tags[0].colour"),
+            ("/events/0/questions/0", "events[0].questions[0].colour"),
+            (
+                "/events/0/questions/0/options/1",
+                "events[0].questions[0].options[1].colour",
+            ),
+            ("/events/0/speakers/0", "events[0].speakers[0].colour"),
+            (
+                "/events/0/speakers/0/availabilities/0",
+                "events[0].speakers[0].availabilities[0].colour",
+            ),
+            ("/events/0/submissions/0", "events[0].submissions[0].colour"),
+            (
+                "/events/0/submissions/0/resources/0",
+                "events[0].submissions[0].resources[0].colour",
+            ),
+            (
+                "/events/0/submissions/0/anonymised",
+                "events[0].submissions[0].anonymised.colour",
+            ),
+            (
+                "/events/0/submissions/0/slots/0",
+                "events[0].submissions[0].slots[0].colour",
+            ),
+            ("/events/0/answers/2", "events[0].answers[2].colour"),
+            ("/events/0/reviews/0", "events[0].reviews[0].colour"),
+        ];
+        for (pointer, path) in places {
+            assert_eq!(
+                with(&format!("{pointer}/colour"), json!("red")),
+                vec![format!("{path}: unknown field")],
+                "at {pointer:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn required_fields_are_reported_when_missing() {
+        let cases = [
+            ("/users/4/code", "users[4].code"),
+            ("/users/4/name", "users[4].name"),
+            ("/users/4/email", "users[4].email"),
+            ("/events/1/slug", "events[1].slug"),
+            ("/events/1/name", "events[1].name"),
+            ("/events/1/date_from", "events[1].date_from"),
+            ("/events/0/schedule/version", "events[0].schedule.version"),
+            (
+                "/events/0/schedule/published",
+                "events[0].schedule.published",
+            ),
+            ("/events/0/teams/0/name", "events[0].teams[0].name"),
+            (
+                "/events/0/submission_types/0/name",
+                "events[0].submission_types[0].name",
+            ),
+            ("/events/0/tracks/1/name", "events[0].tracks[1].name"),
+            ("/events/0/rooms/0/name", "events[0].rooms[0].name"),
+            (
+                "/events/0/rooms/0/availabilities/0/start",
+                "events[0].rooms[0].availabilities[0].start",
+            ),
+            ("/events/0/tags/0/tag", "events[0].tags[0].tag"),
+            (
+                "/events/0/questions/1/question",
+                "events[0].questions[1].question",
+            ),
+            (
+                "/events/0/questions/0/options/1/answer",
+                "events[0].questions[0].options[1].answer",
+            ),
+            (
+                "/events/0/submissions/1/title",
+                "events[0].submissions[1].title",
+            ),
+            (
+                "/events/0/submissions/1/submission_type",
+                "events[0].submissions[1].submission_type",
+            ),
+            (
+                "/events/0/submissions/1/created",
+                "events[0].submissions[1].created",
+            ),
+            (
+                "/events/0/submissions/0/resources/0/resource",
+                "events[0].submissions[0].resources[0].resource",
+            ),
+            (
+                "/events/0/submissions/0/slots/0/is_visible",
+                "events[0].submissions[0].slots[0].is_visible",
+            ),
+            (
+                "/events/0/reviews/0/created",
+                "events[0].reviews[0].created",
+            ),
+            ("/events/0/reviews/0/text", ""), // optional
+        ];
+        for (pointer, path) in cases {
+            let expected: Vec<String> = if path.is_empty() {
+                Vec::new()
+            } else {
+                vec![format!("{path}: required field is missing")]
+            };
+            assert_eq!(without(pointer), expected, "without {pointer}");
+        }
+        // A missing id or code also drops what refers to it, so check a few
+        // with their consequences spelled out.
+        assert_eq!(
+            without("/events/0/tracks/1/id"),
+            vec!["events[0].tracks[1].id: required field is missing"]
+        );
+        assert_eq!(
+            without("/users/2/code"),
+            vec![
+                "users[2].code: required field is missing",
+                "events[0].speakers[1].user: user \"SPK2\" does not exist",
+                "events[0].submissions[0].speakers[1]: user \"SPK2\" does not exist",
+                "events[0].submissions[1].speakers[0]: user \"SPK2\" does not exist",
+            ]
+        );
+        assert_eq!(
+            without("/events/0/answers/1/question"),
+            vec!["events[0].answers[1].question: required field is missing"]
+        );
+        assert_eq!(
+            without("/events/0/reviews/0/user"),
+            vec!["events[0].reviews[0].user: required field is missing"]
+        );
+    }
+
+    // ---- types ---------------------------------------------------------------------
+
+    #[test]
+    fn booleans_must_be_json_booleans() {
+        assert_eq!(
+            with("/users/0/is_administrator", json!("yes")),
+            vec!["users[0].is_administrator: must be a boolean, got \"yes\""]
+        );
+        assert_eq!(
+            with("/events/0/show_schedule", json!(1)),
+            vec!["events[0].show_schedule: must be a boolean, got 1"]
+        );
+        assert_eq!(
+            with("/events/0/questions/0/active", json!(null)),
+            vec!["events[0].questions[0].active: must be a boolean, not null"]
+        );
+        assert_eq!(
+            with("/events/0/review_phase/can_see_speaker_names", json!([])),
+            vec!["events[0].review_phase.can_see_speaker_names: must be a boolean, got a list"]
+        );
+    }
+
+    #[test]
+    fn integers_must_be_json_integers() {
+        assert_eq!(
+            with("/events/0/submission_types/0/default_duration", json!(30.0)),
+            vec!["events[0].submission_types[0].default_duration: must be an integer, got 30.0"]
+        );
+        assert_eq!(
+            with("/events/0/questions/0/position", json!(true)),
+            vec!["events[0].questions[0].position: must be an integer, got true"]
+        );
+        assert_eq!(
+            with("/events/0/questions/0/position", json!(null)),
+            vec!["events[0].questions[0].position: must be an integer, not null"]
+        );
+        assert_eq!(
+            with("/events/0/rooms/0/position", json!(u64::MAX)),
+            vec!["events[0].rooms[0].position: integer 18446744073709551615 is out of range"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/0/duration", json!("45")),
+            vec!["events[0].submissions[0].duration: must be an integer, got \"45\""]
+        );
+        // Nullable integers take null.
+        assert!(with("/events/0/rooms/0/capacity", json!(null)).is_empty());
+    }
+
+    #[test]
+    fn score_is_any_number_or_null() {
+        assert!(with("/events/0/reviews/0/score", json!(3)).is_empty());
+        assert!(with("/events/0/reviews/0/score", json!(-1.25)).is_empty());
+        assert!(with("/events/0/reviews/0/score", json!(null)).is_empty());
+        assert_eq!(
+            with("/events/0/reviews/0/score", json!("3")),
+            vec!["events[0].reviews[0].score: must be a number, got \"3\""]
+        );
+        assert_eq!(
+            with("/events/0/reviews/0/score", json!(false)),
+            vec!["events[0].reviews[0].score: must be a number, got false"]
+        );
+        let mut doc = base();
+        set(&mut doc, "/events/0/reviews/0/score", json!(3));
+        assert_eq!(parse_ok(&doc).events[0].reviews[0].score, Some(3.0));
+    }
+
+    #[test]
+    fn strings_and_lists_must_have_their_type() {
+        assert_eq!(
+            with("/events/0/submissions/0/title", json!(null)),
+            vec!["events[0].submissions[0].title: must be a string, not null"]
+        );
+        assert_eq!(
+            with("/users/1/locale", json!(5)),
+            vec!["users[1].locale: must be a string, got 5"]
+        );
+        assert_eq!(
+            with("/events/0/tracks/0/color", json!({"r": 1})),
+            vec!["events[0].tracks[0].color: must be a string, got an object"]
+        );
+        assert_eq!(
+            with("/events/0/questions/0/default_answer", json!(1)),
+            vec!["events[0].questions[0].default_answer: must be a string, got 1"]
+        );
+        assert_eq!(
+            with("/events/0/teams", json!(null)),
+            vec!["events[0].teams: must be a list, not null"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/1/speakers", json!("SPK2")),
+            vec!["events[0].submissions[1].speakers: must be a list, got \"SPK2\""]
+        );
+        assert_eq!(
+            with("/events/0/reviews/1", json!("review")),
+            vec!["events[0].reviews[1]: must be an object, got \"review\""]
+        );
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        let long = "x".repeat(100);
+        assert_eq!(
+            with("/events/0/submissions/0/state", json!(long)),
+            vec![format!(
+                "events[0].submissions[0].state: must be one of {}, got \"{}\"…",
+                listing(&STATES),
+                "x".repeat(60)
+            )]
+        );
+    }
+
+    // ---- i18n ------------------------------------------------------------------------
+
+    #[test]
+    fn i18n_accepts_objects_strings_and_null() {
+        let mut doc = base();
+        set(&mut doc, "/events/0/rooms/0/description", json!(""));
+        set(&mut doc, "/events/0/rooms/0/speaker_info", json!(null));
+        set(&mut doc, "/events/0/tags/0/description", json!({}));
+        set(
+            &mut doc,
+            "/events/0/questions/0/help_text",
+            json!({"en": "Pick one", "fr": ""}),
+        );
+        let d = parse_ok(&doc);
+        let e = &d.events[0];
+        assert_eq!(e.rooms[0].name, I18n(vec![("en".into(), "Hall".into())]));
+        assert_eq!(e.rooms[0].description, I18n::default());
+        assert_eq!(e.rooms[0].speaker_info, I18n::default());
+        assert_eq!(e.tags[0].description, I18n::default());
+        assert_eq!(
+            e.questions[0].help_text,
+            I18n(vec![
+                ("en".into(), "Pick one".into()),
+                ("fr".into(), "".into())
+            ])
+        );
+    }
+
+    #[test]
+    fn i18n_rejects_other_shapes() {
+        assert_eq!(
+            with("/events/0/rooms/0/description", json!(5)),
+            vec!["events[0].rooms[0].description: must be an i18n object (or a plain string)"]
+        );
+        assert_eq!(
+            with("/events/0/rooms/0/description", json!({"en": 5})),
+            vec!["events[0].rooms[0].description.en: translation must be a string"]
+        );
+        assert_eq!(
+            with("/events/0/rooms/0/description", json!({"": "x"})),
+            vec!["events[0].rooms[0].description: locale key \"\" must be a non-empty string"]
+        );
+    }
+
+    #[test]
+    fn required_i18n_must_have_text() {
+        assert_eq!(
+            with("/events/0/name", json!("")),
+            vec!["events[0].name: required i18n value is empty"]
+        );
+        assert_eq!(
+            with("/events/0/name", json!({"en": ""})),
+            vec!["events[0].name: required i18n value is empty"]
+        );
+        assert_eq!(
+            with("/events/0/tracks/0/name", json!(null)),
+            vec!["events[0].tracks[0].name: required i18n value is null"]
+        );
+        assert_eq!(
+            with(
+                "/events/0/questions/0/options/0/answer",
+                json!({"en": null})
+            ),
+            vec![
+                "events[0].questions[0].options[0].answer.en: translation must be a string",
+                "events[0].questions[0].options[0].answer: required i18n value is empty",
+            ]
+        );
+    }
+
+    // ---- datetimes and dates -----------------------------------------------------------
+
+    #[test]
+    fn datetimes_need_an_offset() {
+        assert_eq!(
+            with(
+                "/events/0/submissions/1/created",
+                json!("2026-09-02T12:00:00")
+            ),
+            vec![
+                "events[0].submissions[1].created: invalid datetime \"2026-09-02T12:00:00\" \
+                 (RFC 3339 with offset required)"
+            ]
+        );
+        assert_eq!(
+            with("/events/0/reviews/0/updated", json!("yesterday")),
+            vec!["events[0].reviews[0].updated: invalid datetime \"yesterday\" (RFC 3339 with offset required)"]
+        );
+        assert_eq!(
+            with("/events/0/questions/1/deadline", json!("2026-02-30T10:00:00Z")),
+            vec!["events[0].questions[1].deadline: invalid datetime \"2026-02-30T10:00:00Z\" (RFC 3339 with offset required)"]
+        );
+        assert_eq!(
+            with("/events/0/questions/1/deadline", json!("2026-06-30T23:59:60Z")),
+            vec!["events[0].questions[1].deadline: invalid datetime \"2026-06-30T23:59:60Z\" (RFC 3339 with offset required)"]
+        );
+        // An instant that export could not write back (year 10000 in UTC).
+        assert_eq!(
+            with("/events/0/questions/1/deadline", json!("9999-12-31T23:00:00-02:00")),
+            vec!["events[0].questions[1].deadline: invalid datetime \"9999-12-31T23:00:00-02:00\" (RFC 3339 with offset required)"]
+        );
+        assert_eq!(
+            with("/events/0/rooms/0/availabilities/0/end", json!(1700000000)),
+            vec!["events[0].rooms[0].availabilities[0].end: must be a datetime string with offset"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/1/created", json!(null)),
+            vec!["events[0].submissions[1].created: must be a datetime string with offset"]
+        );
+        assert_eq!(
+            with("/events/0/schedule/published", json!(null)),
+            vec!["events[0].schedule.published: must be a datetime string with offset"]
+        );
+    }
+
+    #[test]
+    fn datetime_forms_of_the_reference_validator_are_accepted() {
+        let cases = [
+            ("2026-09-02T14:00:00+02:00", "2026-09-02T12:00:00Z"),
+            ("2026-09-02t12:00:00z", "2026-09-02T12:00:00Z"),
+            ("2026-09-02 12:00:00Z", "2026-09-02T12:00:00Z"),
+            ("2026-09-02T12:00Z", "2026-09-02T12:00:00Z"),
+            (
+                "2026-09-02T12:00:00.1234567Z",
+                "2026-09-02T12:00:00.123456Z",
+            ),
+        ];
+        for (text, expected) in cases {
+            let mut doc = base();
+            set(&mut doc, "/events/0/submissions/1/created", json!(text));
+            assert_eq!(
+                parse_ok(&doc).events[0].submissions[1].created,
+                ts(expected),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn dates_are_year_month_day() {
+        assert_eq!(
+            with("/events/0/date_from", json!("2026-13-01")),
+            vec!["events[0].date_from: invalid date \"2026-13-01\""]
+        );
+        assert_eq!(
+            with("/events/0/date_from", json!("20261120")),
+            vec!["events[0].date_from: invalid date \"20261120\" (YYYY-MM-DD)"]
+        );
+        assert_eq!(
+            with("/events/0/date_to", json!(20261122)),
+            vec!["events[0].date_to: invalid date 20261122 (YYYY-MM-DD)"]
+        );
+        assert_eq!(
+            with("/events/0/date_to", json!("2026-11-19")),
+            vec!["events[0].date_to: is before date_from"]
+        );
+        assert!(with("/events/0/date_to", json!(null)).is_empty());
+    }
+
+    #[test]
+    fn ends_must_not_precede_starts() {
+        assert_eq!(
+            with(
+                "/events/0/rooms/0/availabilities/0/end",
+                json!("2026-11-20T07:00:00Z")
+            ),
+            vec!["events[0].rooms[0].availabilities[0].end: is before start"]
+        );
+        assert_eq!(
+            with(
+                "/events/0/submissions/0/slots/0/end",
+                json!("2026-11-20T08:00:00+01:00")
+            ),
+            vec!["events[0].submissions[0].slots[0].end: is before start"]
+        );
+    }
+
+    // ---- codes, ids, uniqueness -----------------------------------------------------------
+
+    #[test]
+    fn codes_are_short_and_alphanumeric() {
+        assert_eq!(
+            with("/users/3/code", json!("REV-1")),
+            vec![
+                "users[3].code: invalid code \"REV-1\" (1 to 16 of [A-Za-z0-9])",
+                // The references to the user fail too.
+                "events[0].teams[1].members[0]: user \"REV1\" does not exist",
+                "events[0].submissions[0].assigned_reviewers[0]: user \"REV1\" does not exist",
+                "events[0].reviews[0].user: user \"REV1\" does not exist",
+            ]
+        );
+        assert_eq!(
+            with("/events/0/submissions/1/code", json!("")),
+            vec!["events[0].submissions[1].code: invalid code \"\" (1 to 16 of [A-Za-z0-9])"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/1/code", json!("A".repeat(17))),
+            vec![format!(
+                "events[0].submissions[1].code: invalid code \"{}\" (1 to 16 of [A-Za-z0-9])",
+                "A".repeat(17)
+            )]
+        );
+        assert!(with("/events/0/submissions/1/code", json!("A".repeat(16))).is_empty());
+        assert_eq!(
+            with("/events/0/submissions/1/code", json!(7)),
+            vec!["events[0].submissions[1].code: invalid code 7 (1 to 16 of [A-Za-z0-9])"]
+        );
+    }
+
+    #[test]
+    fn user_codes_are_unique() {
+        assert_eq!(
+            with("/users/4/code", json!("SPK1")),
+            vec!["users[4].code: duplicate user code \"SPK1\" (also at users[1])"]
+        );
+    }
+
+    #[test]
+    fn submission_codes_are_unique_across_events() {
+        let mut doc = base();
+        set(
+            &mut doc,
+            "/events/1/submission_types",
+            json!([{"id": 5, "name": "Talk"}]),
+        );
+        set(
+            &mut doc,
+            "/events/1/submissions",
+            json!([{"code": "TALK2", "title": "Again", "submission_type": 5,
+                    "created": "2026-09-02T12:00:00Z"}]),
+        );
+        assert_eq!(
+            problems(&doc),
+            vec!["events[1].submissions[0].code: duplicate submission code \"TALK2\" (also at events[0].submissions[1])"]
+        );
+    }
+
+    #[test]
+    fn ids_are_positive_integers() {
+        assert_eq!(
+            with("/events/0/tracks/1/id", json!(0)),
+            vec!["events[0].tracks[1].id: id must be a positive integer, got 0"]
+        );
+        assert_eq!(
+            with("/events/0/tracks/1/id", json!(-2)),
+            vec!["events[0].tracks[1].id: id must be a positive integer, got -2"]
+        );
+        assert_eq!(
+            with("/events/0/tracks/1/id", json!("2")),
+            vec!["events[0].tracks[1].id: id must be a positive integer, got \"2\""]
+        );
+        assert_eq!(
+            with("/events/0/tracks/1/id", json!(2.0)),
+            vec!["events[0].tracks[1].id: id must be a positive integer, got 2.0"]
+        );
+    }
+
+    #[test]
+    fn ids_are_unique_per_kind_across_the_document() {
+        // A track id used in another event.
+        assert_eq!(
+            with("/events/1/tracks/0/id", json!(2)),
+            vec!["events[1].tracks[0].id: duplicate track id 2 (also at events[0].tracks[1].id)"]
+        );
+        // Every other kind, each once more in the second event.
+        let mut doc = base();
+        doc["events"][1] = json!({
+            "slug": "other", "name": "Other", "date_from": "2027-01-01",
+            "submission_types": [{"id": 1, "name": "Talk"}],
+            "rooms": [{"id": 1, "name": "Hall"}],
+            "tags": [{"id": 1, "tag": "keynote"}],
+            "questions": [{"id": 3, "question": "Q?", "options": [{"id": 2, "answer": "A"}]}],
+            "speakers": [{"user": "SPK2"}],
+            "submissions": [{"code": "OTHER1", "title": "T", "submission_type": 1,
+                             "speakers": ["SPK2"], "created": "2026-09-02T12:00:00Z"}],
+            "reviews": [{"id": 1, "submission": "OTHER1", "user": "REV1",
+                         "created": "2026-10-01T10:00:00Z"}],
+            "answers": [{"id": 2, "question": 3, "submission": "OTHER1"}]
+        });
+        assert_eq!(
+            problems(&doc),
+            vec![
+                "events[1].submission_types[0].id: duplicate submission type id 1 (also at events[0].submission_types[0].id)",
+                "events[1].rooms[0].id: duplicate room id 1 (also at events[0].rooms[0].id)",
+                "events[1].tags[0].id: duplicate tag id 1 (also at events[0].tags[0].id)",
+                "events[1].questions[0].id: duplicate question id 3 (also at events[0].questions[2].id)",
+                "events[1].questions[0].options[0].id: duplicate option id 2 (also at events[0].questions[0].options[1].id)",
+                "events[1].reviews[0].id: duplicate review id 1 (also at events[0].reviews[0].id)",
+                "events[1].answers[0].id: duplicate answer id 2 (also at events[0].answers[1].id)",
+            ]
+        );
+    }
+
+    #[test]
+    fn room_and_speaker_availabilities_share_one_id_sequence() {
+        assert_eq!(
+            with("/events/0/speakers/0/availabilities/0/id", json!(1)),
+            vec!["events[0].speakers[0].availabilities[0].id: duplicate availability id 1 (also at events[0].rooms[0].availabilities[0].id)"]
+        );
+    }
+
+    #[test]
+    fn different_id_kinds_may_share_numbers() {
+        // The base document uses 1 as a track, room, tag, question, option,
+        // review, answer and availability id.
+        assert!(problems(&base()).is_empty());
+    }
+
+    #[test]
+    fn emails_are_unique_case_insensitively() {
+        assert_eq!(
+            with("/users/3/email", json!("Amira@Example.org")),
+            vec!["users[3].email: duplicate e-mail \"Amira@Example.org\" (also at users[1])"]
+        );
+        assert_eq!(
+            with("/users/3/email", json!("")),
+            vec!["users[3].email: must not be empty"]
+        );
+    }
+
+    #[test]
+    fn slugs_have_a_shape_and_are_unique_case_insensitively() {
+        for bad in ["-demo", "demo-", "de mo", "", "démo"] {
+            assert_eq!(
+                with("/events/1/slug", json!(bad)),
+                vec![format!("events[1].slug: invalid slug {}", quote(bad))]
+            );
+        }
+        for good in ["d", "demo.con-2026", "A1"] {
+            assert!(with("/events/1/slug", json!(good)).is_empty(), "{good}");
+        }
+        assert_eq!(
+            with("/events/1/slug", json!("DemoCon")),
+            vec!["events[1].slug: duplicate slug \"DemoCon\" (also at events[0])"]
+        );
+    }
+
+    #[test]
+    fn tags_are_unique_per_event_case_insensitively() {
+        assert_eq!(
+            with("/events/0/tags/1", json!({"id": 2, "tag": "KeyNote"})),
+            vec!["events[0].tags[1].tag: duplicate tag \"KeyNote\" in event \"democon\" (also at events[0].tags[0])"]
+        );
+        // The same tag in another event is fine.
+        assert!(with("/events/1/tags", json!([{"id": 2, "tag": "keynote"}])).is_empty());
+        assert_eq!(
+            with("/events/0/tags/0/tag", json!("a/b")),
+            vec!["events[0].tags[0].tag: must be non-empty and must not contain '/'"]
+        );
+    }
+
+    #[test]
+    fn lists_must_not_repeat_members_speakers_or_tags() {
+        assert_eq!(
+            with("/events/0/teams/0/members", json!(["ORGA", "ORGA"])),
+            vec!["events[0].teams[0].members: duplicate member"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/1/speakers", json!(["SPK2", "SPK2"])),
+            vec!["events[0].submissions[1].speakers: duplicate speaker"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/0/tags", json!([1, 1])),
+            vec!["events[0].submissions[0].tags: duplicate tag"]
+        );
+    }
+
+    #[test]
+    fn timezones_are_iana_names() {
+        assert_eq!(
+            with("/users/1/timezone", json!("Mars/Olympus")),
+            vec!["users[1].timezone: unknown time zone \"Mars/Olympus\""]
+        );
+        assert_eq!(
+            with("/events/0/timezone", json!("europe/berlin")),
+            vec!["events[0].timezone: unknown time zone \"europe/berlin\""]
+        );
+        assert_eq!(
+            with("/events/0/timezone", json!(1)),
+            vec!["events[0].timezone: must be a string, got 1"]
+        );
+        assert!(with(
+            "/events/0/timezone",
+            json!("America/Argentina/Buenos_Aires")
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn enums_take_only_their_values() {
+        let other_reviews: Vec<&str> = OtherReviews::ALL.iter().map(|(n, _)| *n).collect();
+        let visibility: Vec<&str> = ProposalVisibility::ALL.iter().map(|(n, _)| *n).collect();
+        let cases: [(&str, &str, &[&str]); 7] = [
+            (
+                "/events/0/submissions/0/state",
+                "events[0].submissions[0].state",
+                &STATES,
+            ),
+            (
+                "/events/0/submissions/0/pending_state",
+                "events[0].submissions[0].pending_state",
+                &STATES,
+            ),
+            (
+                "/events/0/questions/0/variant",
+                "events[0].questions[0].variant",
+                &VARIANTS,
+            ),
+            (
+                "/events/0/questions/0/target",
+                "events[0].questions[0].target",
+                &TARGETS,
+            ),
+            (
+                "/events/0/questions/0/question_required",
+                "events[0].questions[0].question_required",
+                &QUESTION_REQUIRED,
+            ),
+            (
+                "/events/0/review_phase/can_see_other_reviews",
+                "events[0].review_phase.can_see_other_reviews",
+                &other_reviews,
+            ),
+            (
+                "/events/0/review_phase/proposal_visibility",
+                "events[0].review_phase.proposal_visibility",
+                &visibility,
+            ),
+        ];
+        for (pointer, path, allowed) in cases {
+            let found = with(pointer, json!("bogus"));
+            assert_eq!(
+                found,
+                vec![format!(
+                    "{path}: must be one of {}, got \"bogus\"",
+                    listing(allowed)
+                )],
+                "{pointer}"
+            );
+            // Setting every allowed value is accepted (target aside, which
+            // changes which owner answers need).
+            if !pointer.ends_with("target") {
+                for value in allowed {
+                    assert!(
+                        with(pointer, json!(value)).is_empty(),
+                        "{pointer} = {value}"
+                    );
+                }
+            }
+        }
+        assert!(with("/events/0/submissions/0/pending_state", json!(null)).is_empty());
+    }
+
+    // ---- references ------------------------------------------------------------------------
+
+    #[test]
+    fn references_must_exist_in_the_same_event() {
+        let democon = "in event \"democon\"";
+        // Track 99 exists, but in the other event.
+        let cases = [
+            ("/events/0/submissions/0/track", json!(99), format!("events[0].submissions[0].track: track 99 does not exist {democon}")),
+            ("/events/0/teams/1/limit_tracks/0", json!(99), format!("events[0].teams[1].limit_tracks[0]: track 99 does not exist {democon}")),
+            ("/events/0/questions/0/tracks/0", json!(7), format!("events[0].questions[0].tracks[0]: track 7 does not exist {democon}")),
+            ("/events/0/questions/0/submission_types/0", json!(7), format!("events[0].questions[0].submission_types[0]: submission type 7 does not exist {democon}")),
+            ("/events/0/submissions/1/submission_type", json!(7), format!("events[0].submissions[1].submission_type: submission type 7 does not exist {democon}")),
+            ("/events/0/submissions/0/tags/0", json!(7), format!("events[0].submissions[0].tags[0]: tag 7 does not exist {democon}")),
+            ("/events/0/submissions/0/slots/0/room", json!(7), format!("events[0].submissions[0].slots[0].room: room 7 does not exist {democon}")),
+            ("/events/0/submissions/0/speakers/1", json!("NOBODY"), "events[0].submissions[0].speakers[1]: user \"NOBODY\" does not exist".to_string()),
+            ("/events/0/submissions/0/assigned_reviewers/0", json!("NOBODY"), "events[0].submissions[0].assigned_reviewers[0]: user \"NOBODY\" does not exist".to_string()),
+            ("/events/0/teams/0/members/0", json!("NOBODY"), "events[0].teams[0].members[0]: user \"NOBODY\" does not exist".to_string()),
+            ("/events/0/teams/0/members/0", json!(1), "events[0].teams[0].members[0]: must be a user code, got 1".to_string()),
+            ("/events/0/speakers/2", json!({"user": "NOBODY"}), "events[0].speakers[2].user: user \"NOBODY\" does not exist".to_string()),
+            ("/events/0/reviews/0/user", json!("NOBODY"), "events[0].reviews[0].user: user \"NOBODY\" does not exist".to_string()),
+            ("/events/0/answers/2/review", json!(5), format!("events[0].answers[2].review: review 5 does not exist {democon}")),
+            ("/events/0/answers/0/options/0", json!(9), "events[0].answers[0].options[0]: option 9 is not an option of question 1".to_string()),
+            ("/events/0/answers/0/options/0", json!("1"), "events[0].answers[0].options[0]: must be an integer, got \"1\"".to_string()),
+            ("/events/0/answers/0/question", json!(9), format!("events[0].answers[0].question: question 9 does not exist {democon}")),
+            ("/events/0/answers/0/submission", json!("NOPE"), format!("events[0].answers[0].submission: submission \"NOPE\" does not exist {democon}")),
+            ("/events/0/reviews/0/submission", json!("NOPE"), format!("events[0].reviews[0].submission: submission \"NOPE\" does not exist {democon}")),
+            ("/events/0/reviews/0/submission", json!(1), "events[0].reviews[0].submission: must be a submission code, got 1".to_string()),
+        ];
+        for (pointer, value, expected) in cases {
+            assert_eq!(with(pointer, value), vec![expected], "{pointer}");
+        }
+        // Option 2 belongs to question 1 but not to question 3.
+        assert_eq!(
+            with("/events/0/answers/2/options", json!([2])),
+            vec!["events[0].answers[2].options[0]: option 2 is not an option of question 3"]
+        );
+    }
+
+    #[test]
+    fn references_into_another_event_are_rejected() {
+        let mut doc = base();
+        doc["events"][1] = json!({
+            "slug": "other", "name": "Other", "date_from": "2027-01-01",
+            "submission_types": [{"id": 5, "name": "Talk"}],
+            "speakers": [{"user": "SPK2"}],
+            "submissions": [{"code": "OTHER1", "title": "T", "submission_type": 1,
+                             "speakers": ["SPK1"], "created": "2026-09-02T12:00:00Z"}],
+            "reviews": [{"id": 7, "submission": "TALK1", "user": "REV1",
+                         "created": "2026-10-01T10:00:00Z"}],
+            "answers": [{"id": 8, "question": 1, "submission": "OTHER1"}]
+        });
+        assert_eq!(
+            problems(&doc),
+            vec![
+                "events[1].submissions[0].speakers[0]: speaker \"SPK1\" has no speaker profile in event \"other\"",
+                "events[1].submissions[0].submission_type: submission type 1 does not exist in event \"other\"",
+                "events[1].reviews[0].submission: submission \"TALK1\" does not exist in event \"other\"",
+                "events[1].answers[0].question: question 1 does not exist in event \"other\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn speakers_need_a_profile_in_the_event() {
+        assert_eq!(
+            with("/events/0/submissions/1/speakers/0", json!("REV1")),
+            vec!["events[0].submissions[1].speakers[0]: speaker \"REV1\" has no speaker profile in event \"democon\""]
+        );
+    }
+
+    #[test]
+    fn at_most_one_profile_per_user_and_event() {
+        assert_eq!(
+            with("/events/0/speakers/2", json!({"user": "SPK1"})),
+            vec!["events[0].speakers[2].user: second profile for user \"SPK1\" in event \"democon\" (also at events[0].speakers[0])"]
+        );
+    }
+
+    #[test]
+    fn answers_have_exactly_one_owner_matching_the_target() {
+        assert_eq!(
+            without("/events/0/answers/0/submission"),
+            vec!["events[0].answers[0]: exactly one of submission, person, review must be set (got none)"]
+        );
+        assert_eq!(
+            with("/events/0/answers/0/review", json!(1)),
+            vec!["events[0].answers[0]: exactly one of submission, person, review must be set (got submission, review)"]
+        );
+        // A null owner counts as not set.
+        assert!(with("/events/0/answers/0/person", json!(null)).is_empty());
+        let mut doc = base();
+        remove(&mut doc, "/events/0/answers/0/submission");
+        set(&mut doc, "/events/0/answers/0/person", json!("SPK1"));
+        assert_eq!(
+            problems(&doc),
+            vec!["events[0].answers[0].person: question 1 has target \"submission\", so the answer must set \"submission\""]
+        );
+        let mut doc = base();
+        remove(&mut doc, "/events/0/answers/1/person");
+        set(&mut doc, "/events/0/answers/1/review", json!(1));
+        assert_eq!(
+            problems(&doc),
+            vec!["events[0].answers[1].review: question 2 has target \"speaker\", so the answer must set \"person\""]
+        );
+        let mut doc = base();
+        remove(&mut doc, "/events/0/answers/2/review");
+        set(&mut doc, "/events/0/answers/2/submission", json!("TALK2"));
+        assert_eq!(
+            problems(&doc),
+            vec!["events[0].answers[2].submission: question 3 has target \"reviewer\", so the answer must set \"review\""]
+        );
+    }
+
+    #[test]
+    fn answer_person_needs_a_profile() {
+        assert_eq!(
+            with("/events/0/answers/1/person", json!("REV1")),
+            vec!["events[0].answers[1].person: user \"REV1\" has no speaker profile in event \"democon\""]
+        );
+    }
+
+    #[test]
+    fn at_most_one_review_per_user_and_submission() {
+        assert_eq!(
+            with(
+                "/events/0/reviews/1",
+                json!({"id": 2, "submission": "TALK1", "user": "REV1", "created": "2026-10-02T10:00:00Z"})
+            ),
+            vec!["events[0].reviews[1]: second review by \"REV1\" of \"TALK1\" (also at events[0].reviews[0])"]
+        );
+        // Another submission by the same reviewer is fine.
+        assert!(with(
+            "/events/0/reviews/1",
+            json!({"id": 2, "submission": "TALK2", "user": "REV1", "created": "2026-10-02T10:00:00Z"})
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn slots_only_with_a_released_schedule() {
+        assert_eq!(
+            with("/events/0/schedule", json!(null)),
+            vec!["events[0].submissions[0].slots: event \"democon\" has no released schedule, so no slots are allowed"]
+        );
+        let mut doc = base();
+        set(&mut doc, "/events/0/schedule", json!(null));
+        set(&mut doc, "/events/0/submissions/0/slots", json!([]));
+        assert!(problems(&doc).is_empty());
+    }
+
+    #[test]
+    fn schedule_version_must_not_be_empty() {
+        assert_eq!(
+            with("/events/0/schedule/version", json!("")),
+            vec!["events[0].schedule.version: must not be empty"]
+        );
+        assert_eq!(
+            with("/events/0/schedule", json!("1.0")),
+            vec!["events[0].schedule: must be an object, got \"1.0\""]
+        );
+    }
+
+    #[test]
+    fn counts_and_durations_have_lower_limits() {
+        assert_eq!(
+            with("/events/0/submissions/0/slot_count", json!(0)),
+            vec!["events[0].submissions[0].slot_count: must be at least 1"]
+        );
+        assert!(with("/events/0/submissions/0/slot_count", json!(2)).is_empty());
+        assert_eq!(
+            with("/events/0/submissions/0/duration", json!(-1)),
+            vec!["events[0].submissions[0].duration: must not be negative"]
+        );
+        assert!(with("/events/0/submissions/0/duration", json!(0)).is_empty());
+        assert_eq!(
+            with("/events/0/submission_types/0/default_duration", json!(-5)),
+            vec!["events[0].submission_types[0].default_duration: must not be negative"]
+        );
+        assert_eq!(
+            with("/events/0/rooms/0/capacity", json!(-1)),
+            vec!["events[0].rooms[0].capacity: must not be negative"]
+        );
+        assert_eq!(
+            with("/events/0/questions/0/min_length", json!(-1)),
+            vec!["events[0].questions[0].min_length: must not be negative"]
+        );
+        assert_eq!(
+            with("/events/0/questions/0/max_length", json!(-1)),
+            vec!["events[0].questions[0].max_length: must not be negative"]
+        );
+        // Positions may be negative.
+        assert!(with("/events/0/rooms/0/position", json!(-3)).is_empty());
+    }
+
+    // ---- tokens ---------------------------------------------------------------------------------
+
+    #[test]
+    fn tokens_are_hashed_and_hashes_checked() {
+        let hash = hash_token("abc");
+        let mut doc = base();
+        set(&mut doc, "/users/2/tokens", json!(["abc"]));
+        set(
+            &mut doc,
+            "/users/3/token_hashes",
+            json!([format!("sha256:{}", hash_token("xyz"))]),
+        );
+        let d = parse_ok(&doc);
+        assert_eq!(d.users[2].token_hashes, vec![hash]);
+        assert_eq!(d.users[3].token_hashes, vec![hash_token("xyz")]);
+
+        for bad in [
+            json!(hash_token("abc")), // no prefix
+            json!(format!("sha256:{}", hash_token("abc").to_uppercase())),
+            json!(format!("sha256:{}", &hash_token("abc")[1..])), // 63 digits
+            json!(format!("SHA256:{}", hash_token("abc"))),
+            json!(5),
+        ] {
+            assert_eq!(
+                with("/users/2/token_hashes", json!([bad])),
+                vec!["users[2].token_hashes[0]: must be sha256:<64 lower-case hex digits>"]
+            );
+        }
+        for bad in [json!(""), json!("two words"), json!(null)] {
+            assert_eq!(
+                with("/users/2/tokens", json!([bad])),
+                vec!["users[2].tokens[0]: token must be a non-empty string without whitespace"]
+            );
+        }
+    }
+
+    #[test]
+    fn tokens_are_unique_across_users() {
+        assert_eq!(
+            with("/users/2/tokens", json!(["secret-token"])),
+            vec!["users[2].tokens[0]: duplicate token (also at users[0].tokens[0])"]
+        );
+        assert_eq!(
+            with(
+                "/users/2/token_hashes",
+                json!([format!("sha256:{}", hash_token("other-token"))])
+            ),
+            vec![
+                "users[2].token_hashes[0]: duplicate token hash (also at users[1].token_hashes[0])"
+            ]
+        );
+        // A clear token and the hash of the same token are the same token.
+        assert_eq!(
+            with(
+                "/users/2/token_hashes",
+                json!([format!("sha256:{}", hash_token("secret-token"))])
+            ),
+            vec!["users[2].token_hashes[0]: duplicate token hash (also at users[0].tokens[0])"]
+        );
+    }
+
+    // ---- smaller records ----------------------------------------------------------------------
+
+    #[test]
+    fn anonymised_is_null_or_an_object_of_texts() {
+        let mut doc = base();
+        set(&mut doc, "/events/0/submissions/1/anonymised", json!({}));
+        let d = parse_ok(&doc);
+        let empty = d.events[0].submissions[1]
+            .anonymised
+            .as_ref()
+            .expect("anonymised");
+        assert!(
+            empty.title.is_empty() && empty.abstract_.is_empty() && empty.description.is_empty()
+        );
+        assert!(d.events[0].submissions[0]
+            .anonymised
+            .as_ref()
+            .is_some_and(|a| a.title == "A talk"));
+
+        let mut doc = base();
+        set(&mut doc, "/events/0/submissions/1/anonymised", json!(null));
+        assert!(parse_ok(&doc).events[0].submissions[1].anonymised.is_none());
+
+        assert_eq!(
+            with("/events/0/submissions/0/anonymised/abstract", json!(null)),
+            vec!["events[0].submissions[0].anonymised.abstract: must be a string, not null"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/0/anonymised/notes", json!("x")),
+            vec!["events[0].submissions[0].anonymised.notes: unknown field"]
+        );
+        assert_eq!(
+            with("/events/0/submissions/0/anonymised", json!("x")),
+            vec!["events[0].submissions[0].anonymised: must be an object, got \"x\""]
+        );
+    }
+
+    #[test]
+    fn review_updated_defaults_to_created() {
+        let d = parse_ok(&base());
+        assert_eq!(d.events[0].reviews[0].updated, ts("2026-10-01T10:00:00Z"));
+        let mut doc = base();
+        set(&mut doc, "/events/0/reviews/0/updated", json!(null));
+        assert_eq!(
+            parse_ok(&doc).events[0].reviews[0].updated,
+            ts("2026-10-01T10:00:00Z")
+        );
+        set(
+            &mut doc,
+            "/events/0/reviews/0/updated",
+            json!("2026-10-03T10:00:00Z"),
+        );
+        assert_eq!(
+            parse_ok(&doc).events[0].reviews[0].updated,
+            ts("2026-10-03T10:00:00Z")
+        );
+    }
+
+    #[test]
+    fn urls_must_be_absolute() {
+        assert_eq!(
+            with("/users/1/avatar", json!("example.org/a.png")),
+            vec!["users[1].avatar: must be an absolute URL, got \"example.org/a.png\""]
+        );
+        assert_eq!(
+            with("/events/0/submissions/0/image", json!("https:///x")),
+            vec!["events[0].submissions[0].image: must be an absolute URL, got \"https:///x\""]
+        );
+        assert_eq!(
+            with("/events/0/answers/0/answer_file", json!("http://x/a b")),
+            vec!["events[0].answers[0].answer_file: must be an absolute URL, got \"http://x/a b\""]
+        );
+        assert_eq!(
+            with("/events/0/submissions/0/resources/0/resource", json!(null)),
+            vec![
+                "events[0].submissions[0].resources[0].resource: must be an absolute URL, got null"
+            ]
+        );
+        assert!(with("/users/1/avatar", json!("http://example.org")).is_empty());
+        assert!(with("/users/1/avatar", json!(null)).is_empty());
+    }
+
+    #[test]
+    fn room_guid_is_a_uuid() {
+        assert_eq!(
+            with("/events/0/rooms/0/guid", json!("not-a-uuid")),
+            vec!["events[0].rooms[0].guid: must be a UUID string, got \"not-a-uuid\""]
+        );
+        assert_eq!(
+            with("/events/0/rooms/0/guid", json!(12)),
+            vec!["events[0].rooms[0].guid: must be a UUID string, got 12"]
+        );
+        assert!(with(
+            "/events/0/rooms/0/guid",
+            json!("FDC7B5B37EF759A881B69B603297B8A1")
+        )
+        .is_empty());
+        assert!(with("/events/0/rooms/0/guid", json!(null)).is_empty());
+    }
+
+    // ---- many problems and hostile input ---------------------------------------------------------
+
+    #[test]
+    fn every_problem_is_reported() {
+        let doc = json!({
+            "format": "cfp",
+            "version": 2,
+            "extra": true,
+            "users": [
+                {"code": "A-1", "name": 5, "email": "x@example.org", "is_administrator": "no"},
+                {"code": "B", "name": "B", "email": "X@example.org", "timezone": "Nowhere"}
+            ],
+            "events": [
+                {"slug": "-bad", "name": "", "date_from": "2026-99-01", "is_public": 1,
+                 "tracks": [{"id": 1, "name": "T"}, {"id": 1, "name": "U", "colour": "red"}],
+                 "submissions": [{"code": "S1", "title": "S", "submission_type": 3, "track": 4,
+                                  "speakers": ["B"], "created": "2026-01-01T00:00:00",
+                                  "slots": [{"is_visible": true}]}]}
+            ]
+        });
+        assert_eq!(
+            problems(&doc),
+            vec![
+                "format: must be \"cfp-dataset\"",
+                "version: must be 1",
+                "users[0].code: invalid code \"A-1\" (1 to 16 of [A-Za-z0-9])",
+                "users[0].name: must be a string, got 5",
+                "users[0].is_administrator: must be a boolean, got \"no\"",
+                "users[1].email: duplicate e-mail \"X@example.org\" (also at users[0])",
+                "users[1].timezone: unknown time zone \"Nowhere\"",
+                "events[0].slug: invalid slug \"-bad\"",
+                "events[0].name: required i18n value is empty",
+                "events[0].is_public: must be a boolean, got 1",
+                "events[0].date_from: invalid date \"2026-99-01\"",
+                "events[0].tracks[1].id: duplicate track id 1 (also at events[0].tracks[0].id)",
+                "events[0].tracks[1].colour: unknown field",
+                "events[0].submissions[0].speakers[0]: speaker \"B\" has no speaker profile in event \"-bad\"",
+                "events[0].submissions[0].submission_type: submission type 3 does not exist in event \"-bad\"",
+                "events[0].submissions[0].track: track 4 does not exist in event \"-bad\"",
+                "events[0].submissions[0].created: invalid datetime \"2026-01-01T00:00:00\" (RFC 3339 with offset required)",
+                "events[0].submissions[0].slots: event \"-bad\" has no released schedule, so no slots are allowed",
+                "extra: unknown field",
+            ]
+        );
+    }
+
+    /// Values that are wrong wherever they stand: no field takes a list of
+    /// objects with an unknown key, nor an object whose value is a list.
+    fn wrong_everywhere() -> [Value; 2] {
+        [json!([{"junk": 1}]), json!({"junk": [1]})]
+    }
+
+    fn junk() -> Vec<Value> {
+        vec![
+            json!(null),
+            json!(true),
+            json!(0),
+            json!(-1),
+            json!(1.5),
+            json!(1e300),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(""),
+            json!("x\u{0}☃ \u{202e}"),
+            json!("2026-01-01T00:00:00Z"),
+            json!([]),
+            json!({}),
+            json!([null, [], {}]),
+        ]
+    }
+
+    #[test]
+    fn junk_at_every_level_gives_problems_not_panics() {
+        let doc = base();
+        let mut all = Vec::new();
+        pointers(&doc, String::new(), &mut all);
+        for pointer in &all {
+            for value in junk() {
+                let mut changed = doc.clone();
+                match changed.pointer_mut(pointer) {
+                    Some(slot) => *slot = value,
+                    None => unreachable!("pointers come from the document"),
+                }
+                let _ = parse_value(&changed); // must not panic
+            }
+            for value in wrong_everywhere() {
+                let mut changed = doc.clone();
+                if let Some(slot) = changed.pointer_mut(pointer) {
+                    *slot = value;
+                }
+                assert!(parse_value(&changed).is_err(), "{pointer} accepted junk");
+            }
+            if !pointer.is_empty() {
+                let mut changed = doc.clone();
+                remove(&mut changed, pointer);
+                let _ = parse_value(&changed);
+            }
+        }
+    }
+
+    #[test]
+    fn random_mutations_never_panic() {
+        // xorshift64: deterministic, no dependency.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let junk = junk();
+        let start = base();
+        for _ in 0..1500 {
+            let mut doc = start.clone();
+            for _ in 0..1 + next(4) {
+                let mut all = Vec::new();
+                pointers(&doc, String::new(), &mut all);
+                let pointer = all[next(all.len())].clone();
+                if pointer.is_empty() {
+                    continue;
+                }
+                match next(3) {
+                    0 => remove(&mut doc, &pointer),
+                    1 => {
+                        // Copy another node here: right types, wrong places.
+                        let other = all[next(all.len())].clone();
+                        let value = doc.pointer(&other).cloned().unwrap_or(Value::Null);
+                        set(&mut doc, &pointer, value);
+                    }
+                    _ => set(&mut doc, &pointer, junk[next(junk.len())].clone()),
+                }
+            }
+            let _ = parse_value(&doc);
+        }
+    }
+
+    #[test]
+    fn hostile_text_never_panics() {
+        let text = democon_text();
+        // Cut the document at many places: every cut is a syntax error.
+        for cut in (1..text.len()).step_by(997) {
+            if text.is_char_boundary(cut) {
+                let found = parse_str(&text[..cut]).expect_err("a cut document");
+                assert_eq!(found.len(), 1);
+                assert_eq!(found[0].path, "$");
+            }
+        }
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(parse_str(&deep).expect_err("too deep")[0].path, "$");
+        for text in [
+            "null",
+            "1",
+            "\"x\"",
+            "[]",
+            "{}",
+            "{\"format\": {\"a\": 1}}",
+            "\u{feff}{}",
+        ] {
+            assert!(parse_str(text).is_err(), "{text}");
+        }
+    }
+}
