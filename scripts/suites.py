@@ -11,8 +11,8 @@
    required to match shared/clients/expected/.
 3. The server logs of every run: no ERROR line, no 5xx answer.
 
-Usage: scripts/suites.py --binary target/debug/confapi [--db-url-template URL]
-       [--skip-clients]
+Usage: scripts/suites.py --binary target/debug/confapi [--postgres ADMIN_URL]
+       [--clients-python VENV_PYTHON] [--label NAME]
 The last line is "N passed, N failed" over all checks.
 Standard library only; the clients run in the venv given by --clients-python.
 """
@@ -167,8 +167,9 @@ def run_clients(totals, python, server, dataset, event, who, email, expected):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
-    parser.add_argument("--db-url-template", default=None,
-                        help="database URL with {name} (default: SQLite files in a temp dir)")
+    parser.add_argument("--postgres", default=None, metavar="ADMIN_URL",
+                        help="run on PostgreSQL: an admin URL (postgres://postgres@127.0.0.1:5432/test) "
+                             "used to create a fresh database per server (default: SQLite files)")
     parser.add_argument("--clients-python", default=None,
                         help="python of a venv with the pinned pretalx clients")
     parser.add_argument("--label", default="sqlite")
@@ -181,10 +182,18 @@ def main():
     allowed = disagreements()
     workdir = tempfile.mkdtemp(prefix="confapi-suites-")
 
+    run_id = f"{os.getpid()}_{int(time.time())}"
+
     def db(name):
-        if args.db_url_template:
-            return args.db_url_template.format(name=name)
-        return f"sqlite://{workdir}/{name}.db"
+        if not args.postgres:
+            return f"sqlite://{workdir}/{name}.db"
+        database = f"confapi_suite_{run_id}_{name}"
+        subprocess.run(["psql", "-q", args.postgres, "-c", f"DROP DATABASE IF EXISTS {database}",
+                        "-c", f"CREATE DATABASE {database}"], check=True, capture_output=True)
+        created.append(database)
+        return args.postgres.rsplit("/", 1)[0] + "/" + database
+
+    created = []
 
     servers = []
     try:
@@ -216,6 +225,10 @@ def main():
     finally:
         for server in servers:
             server.stop()
+
+    for database in created:
+        subprocess.run(["psql", "-q", args.postgres, "-c", f"DROP DATABASE IF EXISTS {database}"],
+                       capture_output=True)
 
     for server in servers:
         problems = server.log_problems()

@@ -26,13 +26,42 @@ struct Cli {
 
 const DEFAULT_DB: &str = "sqlite://confapi.db";
 
+/// Database connection settings, shared by every command.
+#[derive(clap::Args, Clone)]
+struct DbArgs {
+    /// Database URL: sqlite://FILE or postgres://USER@HOST:PORT/DB.
+    #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
+    db: String,
+    /// Connections per process.
+    #[arg(long, env = "CONFAPI_DB_POOL_SIZE", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    db_pool_size: u32,
+    /// Milliseconds a request waits for a database connection before answering 503.
+    #[arg(long, env = "CONFAPI_DB_CONNECT_TIMEOUT_MS", default_value_t = 3000)]
+    db_connect_timeout_ms: u64,
+    /// Longest a statement may run, in milliseconds.
+    #[arg(long, env = "CONFAPI_DB_STATEMENT_TIMEOUT_MS", default_value_t = 30000)]
+    db_statement_timeout_ms: u64,
+}
+
+impl DbArgs {
+    async fn open(&self) -> Result<Arc<dyn storage::Store>, String> {
+        let settings = storage::DbSettings {
+            pool_size: self.db_pool_size,
+            connect_timeout: std::time::Duration::from_millis(self.db_connect_timeout_ms),
+            statement_timeout: std::time::Duration::from_millis(self.db_statement_timeout_ms),
+        };
+        storage::open_with(&self.db, &settings)
+            .await
+            .map_err(|e| e.to_string())
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Serve the API.
     Serve {
-        /// Database URL (sqlite://FILE).
-        #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
-        db: String,
+        #[command(flatten)]
+        db: DbArgs,
         /// Address to listen on.
         #[arg(long, env = "CONFAPI_LISTEN", default_value = "127.0.0.1:8000")]
         listen: String,
@@ -50,16 +79,16 @@ enum Command {
     Import {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
-        db: String,
+        #[command(flatten)]
+        db: DbArgs,
         /// Validate only; change nothing.
         #[arg(long)]
         dry_run: bool,
     },
     /// Write the stored data as a dataset.
     Export {
-        #[arg(long, env = "CONFAPI_DB", default_value = DEFAULT_DB)]
-        db: String,
+        #[command(flatten)]
+        db: DbArgs,
         /// Only these events (repeatable); default all.
         #[arg(long = "event")]
         events: Vec<String>,
@@ -129,7 +158,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             demo,
             max_page_size,
         } => {
-            let store = storage::open(&db).await.map_err(|e| e.to_string())?;
+            let store = db.open().await?;
             if demo {
                 load_demo_if_empty(&*store).await?;
             }
@@ -145,7 +174,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 .await
                 .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map_err(|e| e.to_string())?;
-            tracing::info!(%address, %db, "confapi serving");
+            tracing::info!(%address, db = %db.db, "confapi serving");
             eprintln!("confapi listening on http://{address}/api/events/");
             http::serve(listener, state)
                 .await
@@ -160,7 +189,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 eprintln!("{}: valid (dry run, nothing written)", summary(&dataset));
                 return Ok(ExitCode::SUCCESS);
             }
-            let store = storage::open(&db).await.map_err(|e| e.to_string())?;
+            let store = db.open().await?;
             let spinner = progress(&format!("importing {}", summary(&dataset)));
             store.import(&dataset).await.map_err(|e| e.to_string())?;
             if let Some(bar) = spinner {
@@ -170,7 +199,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Export { db, events, output } => {
-            let store = storage::open(&db).await.map_err(|e| e.to_string())?;
+            let store = db.open().await?;
             let dataset = store.export(&events).await.map_err(|e| e.to_string())?;
             for slug in &events {
                 if !dataset

@@ -49,9 +49,8 @@ impl Store for CountingStore {
 
 #[tokio::test]
 async fn a_request_costs_one_query_whatever_the_page_size() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("q.db").display());
-    let inner = storage::open(&url).await.unwrap();
+    let db = common::TestDatabase::new();
+    let inner = storage::open(&db.url).await.unwrap();
     let dataset = confapi::dataset::validate::parse_value(&common::democon()).unwrap();
     inner.import(&dataset).await.unwrap();
     let counts = Arc::new(Counts::default());

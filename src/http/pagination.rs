@@ -42,7 +42,7 @@ impl Pagination {
         let limit = params.natural("limit");
         let offset = params.natural("offset");
         let size_of = |value: Option<u64>| match value {
-            None | Some(0) => default_size,
+            None | Some(0) => default_size.min(max_size),
             Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(max_size),
         };
         if page.is_some() || page_size.is_some() {

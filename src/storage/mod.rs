@@ -12,16 +12,21 @@
 //!   generation;
 //! * `export`: the stored data as a dataset.
 //!
-//! One implementation per database: [`sqlite::SqliteStore`] (and PostgreSQL
-//! next to it). SQL dialect differences stay inside the implementation.
+//! The mapping between model and rows is written once (`rows`), executed by
+//! one SQL store (`sql`) on either database; what differs between SQLite and
+//! PostgreSQL (schema, placeholders, connection setup, isolation) stays in
+//! their modules.
 
+pub mod postgres;
 pub mod rows;
+pub mod sql;
 pub mod sqlite;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::model::{Dataset, Event, User};
 
@@ -36,6 +41,9 @@ pub enum StoreError {
     Corrupt(String),
     /// A bad `--db` URL or an unsupported scheme.
     Config(String),
+    /// The database refused the data (a constraint, e.g. an e-mail address
+    /// that another stored user already has).
+    Rejected(String),
 }
 
 impl std::fmt::Display for StoreError {
@@ -44,6 +52,7 @@ impl std::fmt::Display for StoreError {
             StoreError::Unavailable(m) => write!(f, "database unavailable: {m}"),
             StoreError::Corrupt(m) => write!(f, "stored data is inconsistent: {m}"),
             StoreError::Config(m) => write!(f, "{m}"),
+            StoreError::Rejected(m) => write!(f, "the database refused the data: {m}"),
         }
     }
 }
@@ -95,14 +104,45 @@ pub trait Store: Send + Sync {
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>>;
 }
 
-/// Opens the database named by `url` (`sqlite://…` or `postgres://…`),
-/// creating and migrating it when needed.
+/// Connection settings.
+#[derive(Debug, Clone)]
+pub struct DbSettings {
+    /// Connections per process.
+    pub pool_size: u32,
+    /// How long a request waits for a connection before failing with 503.
+    pub connect_timeout: Duration,
+    /// Longest a statement may run (PostgreSQL `statement_timeout`, SQLite
+    /// busy timeout).
+    pub statement_timeout: Duration,
+}
+
+impl Default for DbSettings {
+    fn default() -> Self {
+        DbSettings {
+            pool_size: 8,
+            connect_timeout: Duration::from_secs(3),
+            statement_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Opens the database named by `url` with default settings.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    open_with(url, &DbSettings::default()).await
+}
+
+/// Opens the database named by `url` (`sqlite://FILE` or
+/// `postgres://user@host:port/db`), creating and migrating it when needed.
+pub async fn open_with(url: &str, settings: &DbSettings) -> Result<Arc<dyn Store>, StoreError> {
+    static DRIVERS: std::sync::Once = std::sync::Once::new();
+    DRIVERS.call_once(sqlx::any::install_default_drivers);
     if url.starts_with("sqlite:") {
-        Ok(Arc::new(sqlite::SqliteStore::open(url).await?))
+        Ok(Arc::new(sqlite::open(url, settings).await?))
+    } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+        Ok(Arc::new(postgres::open(url, settings).await?))
     } else {
         Err(StoreError::Config(format!(
-            "unsupported database URL {url:?}: use sqlite://FILE"
+            "unsupported database URL {url:?}: use sqlite://FILE or postgres://USER@HOST:PORT/DB"
         )))
     }
 }

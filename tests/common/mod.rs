@@ -52,12 +52,90 @@ pub fn token_of(dataset: &Value, email: &str) -> String {
         .to_string()
 }
 
+/// A fresh, empty database for one test: a SQLite file in a temp dir, or,
+/// when `CONFAPI_TEST_POSTGRES` holds an admin URL
+/// (`postgres://postgres@127.0.0.1:5432/test`), a new PostgreSQL database
+/// that is dropped with this value.
+pub struct TestDatabase {
+    pub url: String,
+    pub dir: tempfile::TempDir,
+    postgres: Option<(String, String)>,
+}
+
+/// The PostgreSQL admin URL the tests run on, if any.
+pub fn postgres_admin_url() -> Option<String> {
+    std::env::var("CONFAPI_TEST_POSTGRES")
+        .ok()
+        .filter(|url| !url.is_empty())
+}
+
+fn psql(admin: &str, sql: &str) {
+    let output = std::process::Command::new("psql")
+        .args(["-q", "-v", "ON_ERROR_STOP=1", admin, "-c", sql])
+        .output()
+        .expect("run psql");
+    assert!(
+        output.status.success(),
+        "psql {sql}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+impl TestDatabase {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        match postgres_admin_url() {
+            None => TestDatabase {
+                url: format!("sqlite://{}", dir.path().join("test.db").display()),
+                dir,
+                postgres: None,
+            },
+            Some(admin) => {
+                static COUNTER: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
+                let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let name = format!(
+                    "confapi_test_{}_{}_{}",
+                    std::process::id(),
+                    n,
+                    fastrand::u32(..)
+                );
+                psql(&admin, &format!("CREATE DATABASE {name}"));
+                let url = format!(
+                    "{}/{name}",
+                    admin.rsplit_once('/').expect("admin URL has a database").0
+                );
+                TestDatabase {
+                    url,
+                    dir,
+                    postgres: Some((admin, name)),
+                }
+            }
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let Some((admin, name)) = &self.postgres {
+            let _ = std::process::Command::new("psql")
+                .args([
+                    "-q",
+                    admin,
+                    "-c",
+                    &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+                ])
+                .output();
+        }
+    }
+}
+
 pub struct TestServer {
     pub base: String,
     pub store: Arc<dyn Store>,
     pub db_url: String,
-    _dir: tempfile::TempDir,
     task: tokio::task::JoinHandle<()>,
+    _db: TestDatabase,
 }
 
 impl Drop for TestServer {
@@ -73,24 +151,18 @@ impl TestServer {
     }
 
     pub async fn start_with(datasets: &[Value], config: Config) -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let db_url = format!("sqlite://{}", dir.path().join("test.db").display());
-        let store = storage::open(&db_url)
+        let db = TestDatabase::new();
+        let store = storage::open(&db.url)
             .await
             .expect("open the test database");
-        let server = TestServer::serve(store, db_url, dir, config).await;
+        let server = TestServer::serve(store, db, config).await;
         for dataset in datasets {
             server.import(dataset).await;
         }
         server
     }
 
-    async fn serve(
-        store: Arc<dyn Store>,
-        db_url: String,
-        dir: tempfile::TempDir,
-        config: Config,
-    ) -> Self {
+    async fn serve(store: Arc<dyn Store>, db: TestDatabase, config: Config) -> Self {
         let state = AppState {
             cache: Arc::new(CatalogCache::new(store.clone())),
             config: Arc::new(config),
@@ -106,9 +178,9 @@ impl TestServer {
         TestServer {
             base,
             store,
-            db_url,
-            _dir: dir,
+            db_url: db.url.clone(),
             task,
+            _db: db,
         }
     }
 
