@@ -20,7 +20,6 @@ import argparse
 import copy
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Server, fresh_postgres_database, psql  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
@@ -48,16 +50,6 @@ def check(ok, message):
         print(f"FAILED: {message}", flush=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def psql(admin, sql):
-    subprocess.run(["psql", "-q", admin, "-c", sql], check=True, capture_output=True)
-
-
 def get(url, token=None, timeout=10):
     request = urllib.request.Request(url)
     if token:
@@ -67,33 +59,6 @@ def get(url, token=None, timeout=10):
             return response.status, response.read()
     except urllib.error.HTTPError as err:
         return err.code, err.read()
-
-
-class Server:
-    def __init__(self, binary, db_url, workdir, name, extra=()):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = os.path.join(workdir, f"{name}.log")
-        self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(
-            [binary, "serve", "--db", db_url, "--listen", f"127.0.0.1:{self.port}", *extra],
-            stdout=self.log, stderr=subprocess.STDOUT, env=dict(os.environ, CONFAPI_LOG="warn"))
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"{name} did not start; see {self.log_path}")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
 
 
 def new_version(doc):
@@ -124,11 +89,9 @@ def replicas(binary, admin, workdir):
     new_count = old_count - 1
 
     database = f"confapi_replicas_{os.getpid()}"
-    psql(admin, f"DROP DATABASE IF EXISTS {database}")
-    psql(admin, f"CREATE DATABASE {database}")
-    db_url = admin.rsplit("/", 1)[0] + "/" + database
+    db_url = fresh_postgres_database(admin, database)
     subprocess.run([binary, "import", "--db", db_url, DEMOCON], check=True, capture_output=True)
-    servers = [Server(binary, db_url, workdir, f"replica-{i}") for i in range(2)]
+    servers = [Server(binary, db_url, workdir, f"replica-{i}", log_level="warn") for i in range(2)]
 
     committed_at = [None]
     stop = threading.Event()
@@ -189,11 +152,9 @@ def faults(binary, admin, workdir):
     cluster = sorted(os.listdir("/etc/postgresql"))[-1]
     ctl = ["pg_ctlcluster", "--skip-systemctl-redirect", cluster, "main"]
     database = f"confapi_faults_{os.getpid()}"
-    psql(admin, f"DROP DATABASE IF EXISTS {database}")
-    psql(admin, f"CREATE DATABASE {database}")
-    db_url = admin.rsplit("/", 1)[0] + "/" + database
-    subprocess.run([binary, "import", "--db", db_url, DEMOCON], check=True, capture_output=True)
-    server = Server(binary, db_url, workdir, "faults", ["--db-connect-timeout-ms", "2000"])
+    db_url = fresh_postgres_database(admin, database)
+    server = Server(binary, db_url, workdir, "faults", datasets=[DEMOCON],
+                    extra=["--db-connect-timeout-ms", "2000"], log_level="warn")
     try:
         status, _ = get(server.url + "/api/events/democon/talks/")
         check(status == 200, "faults: 200 while the database is up")

@@ -21,12 +21,14 @@ import argparse
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Server, fresh_postgres_database, psql  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
@@ -52,52 +54,6 @@ class Totals:
         self.failed += n
         self.problems.append(message)
         print(f"FAILED: {message}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """One `confapi serve` on a fresh database holding the given datasets."""
-
-    def __init__(self, binary, db_url, datasets, workdir, name):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = os.path.join(workdir, f"{name}.log")
-        env = dict(os.environ, CONFAPI_LOG="info")
-        subprocess.run([binary, "import", "--db", db_url, *datasets], check=True, env=env)
-        self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(
-            [binary, "serve", "--db", db_url, "--listen", f"127.0.0.1:{self.port}"],
-            stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"server {name} did not start; see {self.log_path}")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
-
-    def log_problems(self):
-        """ERROR lines and 5xx answers in the server's log."""
-        bad = []
-        with open(self.log_path, encoding="utf-8", errors="replace") as fp:
-            for line in fp:
-                if " ERROR " in line or re.search(r"status=5\d\d", line):
-                    bad.append(line.strip())
-        return bad
 
 
 def disagreements():
@@ -188,17 +144,15 @@ def main():
         if not args.postgres:
             return f"sqlite://{workdir}/{name}.db"
         database = f"confapi_suite_{run_id}_{name}"
-        subprocess.run(["psql", "-q", args.postgres, "-c", f"DROP DATABASE IF EXISTS {database}",
-                        "-c", f"CREATE DATABASE {database}"], check=True, capture_output=True)
         created.append(database)
-        return args.postgres.rsplit("/", 1)[0] + "/" + database
+        return fresh_postgres_database(args.postgres, database)
 
     created = []
 
     servers = []
     try:
         # One server holding the three hand-made/real datasets (they share no ids).
-        main_server = Server(args.binary, db("main"), [DEMOCON, EDGE, FRIENDLY], workdir, "main")
+        main_server = Server(args.binary, db("main"), workdir, "main", datasets=[DEMOCON, EDGE, FRIENDLY])
         servers.append(main_server)
         run_conformance(totals, main_server, "democon", DEMOCON, [EDGE, FRIENDLY], allowed.get("democon", set()))
         run_conformance(totals, main_server, "edge", EDGE, [DEMOCON, FRIENDLY], allowed.get("edge", set()))
@@ -211,7 +165,7 @@ def main():
             subprocess.run([args.binary, "demo", "--events", str(events), "--submissions",
                             str(submissions), "--seed", str(seed), "-o", path],
                            check=True, capture_output=True)
-            server = Server(args.binary, db(f"demo{seed}"), [path], workdir, f"demo-{seed}")
+            server = Server(args.binary, db(f"demo{seed}"), workdir, f"demo-{seed}", datasets=[path])
             servers.append(server)
             run_conformance(totals, server, f"demo seed {seed}", path, [], allowed.get(f"demo-{seed}", set()))
 
@@ -227,8 +181,7 @@ def main():
             server.stop()
 
     for database in created:
-        subprocess.run(["psql", "-q", args.postgres, "-c", f"DROP DATABASE IF EXISTS {database}"],
-                       capture_output=True)
+        psql(args.postgres, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
     for server in servers:
         problems = server.log_problems()

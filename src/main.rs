@@ -199,9 +199,30 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 return Ok(ExitCode::SUCCESS);
             }
             let store = db.open().await?;
-            let spinner = progress(&format!("importing {}", summary(&dataset)));
-            store.import(&dataset).await.map_err(|e| e.to_string())?;
-            if let Some(bar) = spinner {
+            let bar = std::io::stderr().is_terminal().then(|| {
+                let bar = indicatif::ProgressBar::new(0)
+                    .with_message(format!("importing {}", summary(&dataset)));
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{msg} [{bar:40}] {pos}/{len} rows ({eta})",
+                    )
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+                bar
+            });
+            let shown = bar.clone();
+            let report = move |done: u64, total: u64| {
+                if let Some(bar) = &shown {
+                    bar.set_length(total);
+                    bar.set_position(done);
+                }
+            };
+            store
+                .import(&dataset, Some(&report))
+                .await
+                .map_err(|e| e.to_string())?;
+            if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
             eprintln!("imported {}", summary(&dataset));
@@ -335,7 +356,10 @@ fn print_logins(logins: &[demo::DemoLogin]) {
 async fn load_demo_if_empty(store: &dyn storage::Store) -> Result<(), String> {
     let (dataset, logins) = demo::generate(&demo::DemoOptions::default());
     if store.event_count().await.map_err(|e| e.to_string())? == 0 {
-        store.import(&dataset).await.map_err(|e| e.to_string())?;
+        store
+            .import(&dataset, None)
+            .await
+            .map_err(|e| e.to_string())?;
         eprintln!("loaded the demo conference: {}", summary(&dataset));
     }
     print_logins(&logins);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use confapi::cache::CatalogCache;
 use confapi::http::{AppState, Config};
 use confapi::model::Dataset;
-use confapi::storage::{self, BoxFuture, Loaded, Store, StoreError};
+use confapi::storage::{self, BoxFuture, Loaded, Progress, Store, StoreError};
 
 #[derive(Default)]
 struct Counts {
@@ -39,8 +39,12 @@ impl Store for CountingStore {
         self.counts.load.fetch_add(1, Ordering::SeqCst);
         self.inner.load(known)
     }
-    fn import<'a>(&'a self, dataset: &'a Dataset) -> BoxFuture<'a, Result<(), StoreError>> {
-        self.inner.import(dataset)
+    fn import<'a>(
+        &'a self,
+        dataset: &'a Dataset,
+        progress: Option<&'a Progress>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.import(dataset, progress)
     }
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>> {
         self.inner.export(slugs)
@@ -52,7 +56,7 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
     let db = common::TestDatabase::new();
     let inner = storage::open(&db.url).await.unwrap();
     let dataset = confapi::dataset::validate::parse_value(&common::democon()).unwrap();
-    inner.import(&dataset).await.unwrap();
+    inner.import(&dataset, None).await.unwrap();
     let counts = Arc::new(Counts::default());
     let store: Arc<dyn Store> = Arc::new(CountingStore {
         inner: inner.clone(),
@@ -104,7 +108,7 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
     }
 
     // An import bumps the generation: the next request reloads once.
-    inner.import(&dataset).await.unwrap();
+    inner.import(&dataset, None).await.unwrap();
     get("/api/events/democon/talks/").await;
     get("/api/events/democon/talks/").await;
     assert_eq!(counts.load.load(Ordering::SeqCst), 2);

@@ -168,12 +168,8 @@ impl<'a> Access<'a> {
         &'s self,
         user_code: &str,
     ) -> impl Iterator<Item = &'a Submission> + 's {
-        let data = self.data;
-        data.submissions_of_speaker
-            .get(user_code)
-            .into_iter()
-            .flatten()
-            .map(move |&i| &data.event.submissions[i])
+        self.data
+            .submissions_of(user_code)
             .filter(move |s| self.sees_submission_named(s))
     }
 
@@ -232,6 +228,7 @@ impl<'a> Access<'a> {
                     self.names
                         && self.data.profile_index.contains_key(person)
                         && self
+                            .data
                             .submissions_of(person)
                             .any(|s| self.has_reviewer_access(s))
                 } else if let Some(review) = a.review {
@@ -270,19 +267,13 @@ impl<'a> Access<'a> {
                 .is_some_and(|s| self.is_public_talk(s))
         } else if let Some(person) = &a.person {
             self.data.profile_index.contains_key(person)
-                && self.submissions_of(person).any(|s| self.is_public_talk(s))
+                && self
+                    .data
+                    .submissions_of(person)
+                    .any(|s| self.is_public_talk(s))
         } else {
             false
         }
-    }
-
-    fn submissions_of<'s>(&'s self, user_code: &str) -> impl Iterator<Item = &'a Submission> + 's {
-        let data = self.data;
-        data.submissions_of_speaker
-            .get(user_code)
-            .into_iter()
-            .flatten()
-            .map(move |&i| &data.event.submissions[i])
     }
 
     /// The tags are for organisers and reviewers only.

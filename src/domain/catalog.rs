@@ -30,6 +30,8 @@ pub struct EventData {
     pub submissions_of_speaker: HashMap<String, Vec<usize>>,
     /// Speaker profiles by user code.
     pub profile_index: HashMap<String, usize>,
+    /// Lower-case user code → profile position, for path lookups.
+    pub profile_lookup: HashMap<String, usize>,
     /// Profiles sorted by user code.
     pub profiles_by_code: Vec<usize>,
     pub type_index: HashMap<i64, usize>,
@@ -119,6 +121,7 @@ impl EventData {
             is_public_talk,
             submissions_of_speaker,
             profile_index: index_by(&event.speakers, |p| p.user.clone()),
+            profile_lookup: index_by(&event.speakers, |p| p.user.to_lowercase()),
             profiles_by_code,
             type_index: index_by(&event.submission_types, |t| t.id),
             track_index: index_by(&event.tracks, |t| t.id),
@@ -141,6 +144,18 @@ impl EventData {
         self.submission_index
             .get(code)
             .map(|&i| &self.event.submissions[i])
+    }
+
+    /// The submissions a user speaks in, by code.
+    pub fn submissions_of<'s>(
+        &'s self,
+        user_code: &str,
+    ) -> impl Iterator<Item = &'s Submission> + 's {
+        self.submissions_of_speaker
+            .get(user_code)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &self.event.submissions[i])
     }
 
     pub fn question(&self, id: i64) -> Option<&Question> {

@@ -80,13 +80,11 @@ async fn detail(
     let selector = params.question_selector();
     params.check()?;
     let access = ctx.access();
-    let code = code.to_lowercase();
     let profile = ctx
         .event
-        .event
-        .speakers
-        .iter()
-        .find(|p| p.user.to_lowercase() == code)
+        .profile_lookup
+        .get(&code.to_lowercase())
+        .map(|&i| &ctx.event.event.speakers[i])
         .filter(|p| access.sees_speaker(&p.user))
         .ok_or(ApiError::NotFound)?;
     let view = ctx

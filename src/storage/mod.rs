@@ -32,6 +32,9 @@ use crate::model::{Dataset, Event, User};
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// Import progress: (rows written, rows in all).
+pub type Progress = dyn Fn(u64, u64) + Send + Sync;
+
 #[derive(Debug)]
 pub enum StoreError {
     /// The database cannot be reached or answered with an error; the
@@ -97,8 +100,13 @@ pub trait Store: Send + Sync {
     ) -> BoxFuture<'a, Result<Loaded, StoreError>>;
 
     /// Upserts the users and replaces each event of the same slug
-    /// (case-insensitively), all in one transaction.
-    fn import<'a>(&'a self, dataset: &'a Dataset) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// (case-insensitively), all in one transaction. `progress` is told the
+    /// rows written so far and the total.
+    fn import<'a>(
+        &'a self,
+        dataset: &'a Dataset,
+        progress: Option<&'a Progress>,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Everything stored, or only the named events (with all users).
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>>;

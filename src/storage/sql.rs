@@ -9,7 +9,7 @@ use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::{Any, AnyConnection, AnyPool, Row as _};
 
 use super::rows::{self, Kind, Row, Table, Value};
-use super::{BoxFuture, Loaded, Store, StoreError};
+use super::{BoxFuture, Loaded, Progress, Store, StoreError};
 use crate::model::{Dataset, Event, User};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,7 +304,9 @@ impl SqlStore {
         &self,
         conn: &mut AnyConnection,
         event: &Event,
+        mut table_rows: HashMap<&'static str, Vec<Row>>,
         generation: i64,
+        mut written: impl FnMut(u64),
     ) -> Result<(), StoreError> {
         let old: Option<i64> = sqlx::query_scalar(&format!(
             "SELECT id FROM events WHERE lower(slug) = lower({})",
@@ -340,10 +342,13 @@ impl SqlStore {
             .fetch_one(&mut *conn)
             .await?
             .try_get(0)?;
-        let mut table_rows = rows::event_table_rows(event);
         for table in rows::EVENT_TABLES {
             let rows = table_rows.remove(table.name).unwrap_or_default();
-            self.insert(conn, table, Some(id), &rows).await?;
+            // In chunks, so that progress moves through large tables too.
+            for chunk in rows.chunks(2000) {
+                self.insert(conn, table, Some(id), chunk).await?;
+                written(chunk.len() as u64);
+            }
         }
         Ok(())
     }
@@ -401,8 +406,26 @@ impl Store for SqlStore {
         })
     }
 
-    fn import<'a>(&'a self, dataset: &'a Dataset) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn import<'a>(
+        &'a self,
+        dataset: &'a Dataset,
+        progress: Option<&'a Progress>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
+            let event_rows: Vec<_> = dataset.events.iter().map(rows::event_table_rows).collect();
+            let total = (dataset.users.len()
+                + event_rows
+                    .iter()
+                    .flat_map(|tables| tables.values())
+                    .map(Vec::len)
+                    .sum::<usize>()) as u64;
+            let mut done = 0u64;
+            let mut report = |n: u64| {
+                done += n;
+                if let Some(progress) = progress {
+                    progress(done, total);
+                }
+            };
             let mut tx = self.pool.begin().await?;
             // Taking the generation row first serialises concurrent imports.
             sqlx::query("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
@@ -411,9 +434,11 @@ impl Store for SqlStore {
             let generation: i64 = sqlx::query_scalar(GENERATION).fetch_one(&mut *tx).await?;
             for user in &dataset.users {
                 self.upsert_user(&mut tx, user).await?;
+                report(1);
             }
-            for event in &dataset.events {
-                self.replace_event(&mut tx, event, generation).await?;
+            for (event, tables) in dataset.events.iter().zip(event_rows) {
+                self.replace_event(&mut tx, event, tables, generation, &mut report)
+                    .await?;
             }
             tx.commit().await?;
             Ok(())

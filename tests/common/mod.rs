@@ -188,7 +188,7 @@ impl TestServer {
     pub async fn import(&self, dataset: &Value) {
         let parsed = validate::parse_value(dataset)
             .unwrap_or_else(|problems| panic!("test dataset invalid: {problems:?}"));
-        self.store.import(&parsed).await.expect("import");
+        self.store.import(&parsed, None).await.expect("import");
     }
 
     pub fn anon(&self) -> Client {

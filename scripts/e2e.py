@@ -1,0 +1,67 @@
+"""Shared pieces of the end-to-end scripts: a real `confapi serve` on a free
+loopback port, and psql for PostgreSQL housekeeping. Standard library only."""
+
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def psql(admin_url, *statements):
+    args = ["psql", "-q", admin_url]
+    for statement in statements:
+        args += ["-c", statement]
+    subprocess.run(args, check=True, capture_output=True)
+
+
+def fresh_postgres_database(admin_url, name):
+    """Creates an empty database and returns its URL."""
+    psql(admin_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+class Server:
+    """`confapi serve` on a fresh port; `datasets` are imported first."""
+
+    def __init__(self, binary, db_url, workdir, name, datasets=(), extra=(), log_level="info"):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = os.path.join(workdir, f"{name}.log")
+        env = dict(os.environ, CONFAPI_LOG=log_level)
+        if datasets:
+            subprocess.run([binary, "import", "--db", db_url, *datasets], check=True, env=env,
+                           capture_output=True)
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--db", db_url, "--listen", f"127.0.0.1:{self.port}", *extra],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server {name} did not start; see {self.log_path}")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+    def log_problems(self):
+        """ERROR lines and 5xx answers in the server's log."""
+        with open(self.log_path, encoding="utf-8", errors="replace") as fp:
+            return [line.strip() for line in fp
+                    if " ERROR " in line or re.search(r"status=5\d\d", line)]
