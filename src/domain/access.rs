@@ -31,6 +31,8 @@ pub struct Access<'a> {
     pub reviewer_names: bool,
     /// Reviewer may see other reviewers' reviews.
     pub other_reviews: bool,
+    /// Positions of the submissions the caller speaks in.
+    own_submissions: &'a [usize],
 }
 
 impl<'a> Access<'a> {
@@ -71,6 +73,9 @@ impl<'a> Access<'a> {
                 )
             }
         };
+        let own_submissions = user
+            .and_then(|u| data.submissions_of_speaker.get(&u.code))
+            .map_or(&[][..], Vec::as_slice);
         Access {
             data,
             user,
@@ -81,6 +86,7 @@ impl<'a> Access<'a> {
             names,
             reviewer_names,
             other_reviews,
+            own_submissions,
         }
     }
 
@@ -89,8 +95,16 @@ impl<'a> Access<'a> {
         self.data.event.is_public || self.role != Role::Public
     }
 
+    // Submissions are addressed by position in the event (`_at` methods):
+    // lists iterate positions, so that checking 100,000 submissions reads
+    // compact flag vectors instead of hashing every code.
+
     fn position(&self, sub: &Submission) -> Option<usize> {
         self.data.submission_index.get(&sub.code).copied()
+    }
+
+    fn submission_at(&self, i: usize) -> &'a Submission {
+        &self.data.event.submissions[i]
     }
 
     pub fn is_talk(&self, sub: &Submission) -> bool {
@@ -102,8 +116,8 @@ impl<'a> Access<'a> {
             .is_some_and(|i| self.data.is_public_talk[i])
     }
 
-    pub fn speaks_in(&self, sub: &Submission) -> bool {
-        self.user.is_some_and(|u| sub.speakers.contains(&u.code))
+    fn speaks_in_at(&self, i: usize) -> bool {
+        self.own_submissions.contains(&i)
     }
 
     /// Reviewer access: assigned, or `proposal_visibility: all` and one of
@@ -126,35 +140,67 @@ impl<'a> Access<'a> {
             })
     }
 
+    /// Positions (by code) that can be in the caller's submission set, or
+    /// talk set: an index that narrows the scan, not a rule. Every candidate
+    /// is still checked with `sees_submission_at`.
+    pub fn submission_candidates(&self, talks_only: bool) -> &'a [usize] {
+        match (self.role, talks_only) {
+            (Role::Public, _) => &self.data.public_talks_by_code,
+            (_, true) => &self.data.talks_by_code,
+            (_, false) => &self.data.submissions_by_code,
+        }
+    }
+
     /// The caller's submission set (§6 Submissions).
-    pub fn sees_submission(&self, sub: &Submission) -> bool {
+    pub fn sees_submission_at(&self, i: usize) -> bool {
+        let public_talk = self.data.is_public_talk[i];
         match self.role {
             Role::Organiser => true,
-            Role::Reviewer => self.has_reviewer_access(sub) || self.is_public_talk(sub),
-            Role::Public => self.is_public_talk(sub),
+            Role::Reviewer => public_talk || self.has_reviewer_access(self.submission_at(i)),
+            Role::Public => public_talk,
         }
+    }
+
+    pub fn sees_submission(&self, sub: &Submission) -> bool {
+        self.position(sub)
+            .is_some_and(|i| self.sees_submission_at(i))
     }
 
     /// Shown without speakers and with anonymised texts: not a public talk,
     /// and either `anon` was passed or the caller is a reviewer without names.
+    pub fn anonymised_at(&self, i: usize, anon_param: bool) -> bool {
+        !self.data.is_public_talk[i] && (anon_param || (self.role == Role::Reviewer && !self.names))
+    }
+
     pub fn anonymised(&self, sub: &Submission, anon_param: bool) -> bool {
-        !self.is_public_talk(sub) && (anon_param || (self.role == Role::Reviewer && !self.names))
+        self.position(sub)
+            .is_some_and(|i| self.anonymised_at(i, anon_param))
     }
 
     /// Submissions the caller sees *with* their speakers, so speakers may be
     /// linked to them.
-    pub fn sees_submission_named(&self, sub: &Submission) -> bool {
+    fn sees_submission_named_at(&self, i: usize) -> bool {
         match self.role {
             Role::Organiser => true,
-            Role::Reviewer if self.names => self.sees_submission(sub),
-            _ => self.is_public_talk(sub),
+            Role::Reviewer if self.names => self.sees_submission_at(i),
+            _ => self.data.is_public_talk[i],
+        }
+    }
+
+    /// Profile positions (by user code) that can be in the caller's speaker
+    /// set; every candidate is still checked with `sees_speaker`.
+    pub fn speaker_candidates(&self) -> &'a [usize] {
+        match self.role {
+            Role::Organiser => &self.data.profiles_by_code,
+            Role::Reviewer if self.names => &self.data.profiles_by_code,
+            _ => &self.data.public_profiles_by_code,
         }
     }
 
     /// The speaker set (§6 Speakers): organisers every profile; others the
     /// speakers of submissions they see with names.
     pub fn sees_speaker(&self, user_code: &str) -> bool {
-        if self.data.profile_index.get(user_code).is_none() {
+        if !self.data.profile_index.contains_key(user_code) {
             return false;
         }
         if self.role == Role::Organiser {
@@ -169,23 +215,38 @@ impl<'a> Access<'a> {
         user_code: &str,
     ) -> impl Iterator<Item = &'a Submission> + 's {
         self.data
-            .submissions_of(user_code)
-            .filter(move |s| self.sees_submission_named(s))
+            .submissions_of_speaker
+            .get(user_code)
+            .into_iter()
+            .flatten()
+            .filter(move |&&i| self.sees_submission_named_at(i))
+            .map(move |&i| self.submission_at(i))
     }
 
-    /// §6 Reviews.
-    pub fn sees_review(&self, review: &Review) -> bool {
-        let Some(sub) = self.data.submission(&review.submission) else {
+    /// §6 Reviews, by review position.
+    pub fn sees_review_at(&self, review: usize) -> bool {
+        let Some(i) = self.data.review_submission[review] else {
             return false;
         };
         match self.role {
-            Role::Organiser => !self.speaks_in(sub),
+            Role::Organiser => !self.speaks_in_at(i),
             Role::Reviewer => {
-                let own = self.user.is_some_and(|u| u.code == review.user);
-                own || (self.other_reviews && self.has_reviewer_access(sub) && !self.speaks_in(sub))
+                let own = self
+                    .user
+                    .is_some_and(|u| u.code == self.data.event.reviews[review].user);
+                own || (self.other_reviews
+                    && !self.speaks_in_at(i)
+                    && self.has_reviewer_access(self.submission_at(i)))
             }
             Role::Public => false,
         }
+    }
+
+    pub fn sees_review(&self, review: &Review) -> bool {
+        self.data
+            .review_index
+            .get(&review.id)
+            .is_some_and(|&i| self.sees_review_at(i))
     }
 
     /// Whether the review's author is named to the caller.

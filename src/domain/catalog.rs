@@ -3,7 +3,9 @@
 //! produces a new generation and the next request builds a new catalog,
 //! re-using the events that did not change.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap as StdHashMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use chrono_tz::Tz;
@@ -19,6 +21,10 @@ pub struct EventData {
     pub schedule_public: bool,
     /// Submissions sorted by code (code-point order): the list order.
     pub submissions_by_code: Vec<usize>,
+    /// The talks among them, by code.
+    pub talks_by_code: Vec<usize>,
+    /// The public talks among them, by code: everything the public can see.
+    pub public_talks_by_code: Vec<usize>,
     pub submission_index: HashMap<String, usize>,
     /// Lower-case code → position, for case-insensitive path lookups.
     pub submission_lookup: HashMap<String, usize>,
@@ -34,6 +40,8 @@ pub struct EventData {
     pub profile_lookup: HashMap<String, usize>,
     /// Profiles sorted by user code.
     pub profiles_by_code: Vec<usize>,
+    /// Profiles of speakers of public talks, by user code.
+    pub public_profiles_by_code: Vec<usize>,
     pub type_index: HashMap<i64, usize>,
     pub track_index: HashMap<i64, usize>,
     pub room_index: HashMap<i64, usize>,
@@ -49,6 +57,8 @@ pub struct EventData {
     pub answers_of_review: HashMap<i64, Vec<usize>>,
     /// Reviews sorted by (created, id).
     pub reviews_ordered: Vec<usize>,
+    /// Per review (by position): the position of its submission.
+    pub review_submission: Vec<Option<usize>>,
     /// Users who wrote at least one review in this event.
     pub reviewers_who_wrote: HashSet<String>,
 }
@@ -66,7 +76,7 @@ fn group_by<T, K: std::hash::Hash + Eq>(
     items: &[T],
     key: impl Fn(&T) -> Option<K>,
 ) -> HashMap<K, Vec<usize>> {
-    let mut out: HashMap<K, Vec<usize>> = HashMap::new();
+    let mut out: HashMap<K, Vec<usize>> = HashMap::default();
     for &i in order {
         if let Some(k) = key(&items[i]) {
             out.entry(k).or_default().push(i);
@@ -87,12 +97,22 @@ impl EventData {
             .iter()
             .map(|s| event.schedule.is_some() && s.slots.iter().any(|slot| slot.is_visible))
             .collect();
-        let is_public_talk = subs
+        let is_public_talk: Vec<bool> = subs
             .iter()
             .zip(&is_talk)
             .map(|(s, &talk)| schedule_public && talk && s.state == "confirmed")
             .collect();
-        let mut submissions_of_speaker: HashMap<String, Vec<usize>> = HashMap::new();
+        let talks_by_code = submissions_by_code
+            .iter()
+            .copied()
+            .filter(|&i| is_talk[i])
+            .collect();
+        let public_talks_by_code: Vec<usize> = submissions_by_code
+            .iter()
+            .copied()
+            .filter(|&i| is_public_talk[i])
+            .collect();
+        let mut submissions_of_speaker: HashMap<String, Vec<usize>> = HashMap::default();
         for &i in &submissions_by_code {
             for speaker in &subs[i].speakers {
                 let list = submissions_of_speaker.entry(speaker.clone()).or_default();
@@ -104,6 +124,16 @@ impl EventData {
         let mut profiles_by_code: Vec<usize> = (0..event.speakers.len()).collect();
         profiles_by_code.sort_by(|&a, &b| event.speakers[a].user.cmp(&event.speakers[b].user));
 
+        let public_speakers: HashSet<&str> = public_talks_by_code
+            .iter()
+            .flat_map(|&i| subs[i].speakers.iter().map(String::as_str))
+            .collect();
+        let public_profiles_by_code = profiles_by_code
+            .iter()
+            .copied()
+            .filter(|&i| public_speakers.contains(event.speakers[i].user.as_str()))
+            .collect();
+        let submission_index = index_by(subs, |s| s.code.clone());
         let answers = &event.answers;
         let mut answers_by_id: Vec<usize> = (0..answers.len()).collect();
         answers_by_id.sort_by_key(|&i| answers[i].id);
@@ -114,9 +144,16 @@ impl EventData {
         EventData {
             tz,
             schedule_public,
-            submission_index: index_by(subs, |s| s.code.clone()),
+            review_submission: reviews
+                .iter()
+                .map(|r| submission_index.get(&r.submission).copied())
+                .collect(),
+            submission_index,
             submission_lookup: index_by(subs, |s| s.code.to_lowercase()),
             submissions_by_code,
+            talks_by_code,
+            public_talks_by_code,
+            public_profiles_by_code,
             is_talk,
             is_public_talk,
             submissions_of_speaker,
@@ -207,7 +244,7 @@ impl EventData {
 #[derive(Debug, Default)]
 pub struct Catalog {
     pub generation: i64,
-    pub users: HashMap<String, User>,
+    pub users: Users,
     /// SHA-256 hex of a token → user code.
     pub token_owner: HashMap<String, String>,
     /// Events sorted by `date_from` descending, then slug.
@@ -215,12 +252,15 @@ pub struct Catalog {
     /// Lower-case slug → position in `events`.
     pub event_lookup: HashMap<String, usize>,
     /// Slug → the storage generation each event was loaded at.
-    pub event_generations: HashMap<String, i64>,
+    pub event_generations: StdHashMap<String, i64>,
 }
+
+/// Users by code.
+pub type Users = HashMap<String, User>;
 
 impl Catalog {
     pub fn new(generation: i64, users: Vec<User>, events: Vec<(Arc<EventData>, i64)>) -> Self {
-        let mut token_owner = HashMap::new();
+        let mut token_owner = HashMap::default();
         for user in &users {
             for hash in &user.token_hashes {
                 token_owner.insert(hash.clone(), user.code.clone());

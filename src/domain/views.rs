@@ -263,7 +263,7 @@ pub fn shown_texts(sub: &Submission, anonymised: bool) -> ShownTexts<'_> {
 /// Renders objects for one caller in one event.
 pub struct Renderer<'a> {
     pub access: &'a Access<'a>,
-    pub users: &'a std::collections::HashMap<String, User>,
+    pub users: &'a super::catalog::Users,
 }
 
 impl<'a> Renderer<'a> {

@@ -152,11 +152,25 @@ impl Params {
 }
 
 /// Every term occurs (case-insensitively) in at least one of the texts.
+/// Terms are lower-case already (`search_terms`).
 pub fn matches_all_terms<'t>(terms: &[String], texts: impl Iterator<Item = &'t str>) -> bool {
-    let lowered: Vec<String> = texts.map(str::to_lowercase).collect();
+    let texts: Vec<&str> = texts.collect();
     terms
         .iter()
-        .all(|term| lowered.iter().any(|text| text.contains(term.as_str())))
+        .all(|term| texts.iter().any(|text| contains_ignoring_case(text, term)))
+}
+
+/// `haystack` contains the lower-case `needle`, ignoring case; without
+/// allocating for ASCII text, which is what searches mostly meet.
+fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
+    if haystack.is_ascii() && needle.is_ascii() {
+        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+        n.is_empty()
+            || h.windows(n.len())
+                .any(|window| window.eq_ignore_ascii_case(n))
+    } else {
+        haystack.to_lowercase().contains(needle)
+    }
 }
 
 /// A numeric path segment (`/rooms/{id}`): plain digits, else 404.

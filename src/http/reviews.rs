@@ -39,13 +39,14 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         .event
         .reviews_ordered
         .iter()
-        .map(|&i| &reviews[i])
-        .filter(|r| {
+        .copied()
+        .filter(|&i| {
             submission
                 .as_ref()
-                .is_none_or(|code| r.submission.to_lowercase() == *code)
+                .is_none_or(|code| reviews[i].submission.to_lowercase() == *code)
         })
-        .filter(|r| access.sees_review(r))
+        .filter(|&i| access.sees_review_at(i))
+        .map(|i| &reviews[i])
         .collect();
     let renderer = ctx.renderer(&access);
     ctx.caller

@@ -50,9 +50,8 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let users = &ctx.caller.catalog.users;
     let profiles = &ctx.event.event.speakers;
-    let items: Vec<&SpeakerProfile> = ctx
-        .event
-        .profiles_by_code
+    let items: Vec<&SpeakerProfile> = access
+        .speaker_candidates()
         .iter()
         .map(|&i| &profiles[i])
         .filter(|p| access.sees_speaker(&p.user))

@@ -75,8 +75,9 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn in_set(access: &Access, sub: &Submission, kind: Kind) -> bool {
-    access.sees_submission(sub) && (kind == Kind::Submissions || access.is_talk(sub))
+/// Whether the submission at position `i` is in the caller's set for `kind`.
+fn in_set(access: &Access, i: usize, kind: Kind) -> bool {
+    access.sees_submission_at(i) && (kind == Kind::Submissions || access.data.is_talk[i])
 }
 
 struct Filters {
@@ -129,10 +130,11 @@ impl Filters {
     fn matches(
         &self,
         access: &Access,
-        users: &std::collections::HashMap<String, crate::model::User>,
-        sub: &Submission,
+        users: &crate::domain::catalog::Users,
+        i: usize,
         anon: bool,
     ) -> bool {
+        let sub = &access.data.event.submissions[i];
         if !self.states.is_empty() && !self.states.contains(&sub.state) {
             return false;
         }
@@ -154,7 +156,7 @@ impl Filters {
         }
         if let Some(terms) = &self.terms {
             // The anonymised view searches what it shows: the shown title, no names.
-            let anonymised = access.anonymised(sub, anon);
+            let anonymised = access.anonymised_at(i, anon);
             let title = shown_texts(sub, anonymised).title;
             let names = sub
                 .speakers
@@ -180,12 +182,12 @@ async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
     let access = ctx.access();
     let users = &ctx.caller.catalog.users;
     let subs = &ctx.event.event.submissions;
-    let items: Vec<&Submission> = ctx
-        .event
-        .submissions_by_code
+    let items: Vec<&Submission> = access
+        .submission_candidates(kind == Kind::Talks)
         .iter()
-        .map(|&i| &subs[i])
-        .filter(|s| in_set(&access, s, kind) && filters.matches(&access, users, s, anon))
+        .copied()
+        .filter(|&i| in_set(&access, i, kind) && filters.matches(&access, users, i, anon))
+        .map(|i| &subs[i])
         .collect();
     let renderer = ctx.renderer(&access);
     ctx.caller.page(&params, pagination, &items, |s| {
@@ -207,8 +209,9 @@ async fn detail(
         .event
         .submission_lookup
         .get(&code.to_lowercase())
-        .map(|&i| &ctx.event.event.submissions[i])
-        .filter(|s| in_set(&access, s, kind))
+        .copied()
+        .filter(|&i| in_set(&access, i, kind))
+        .map(|i| &ctx.event.event.submissions[i])
         .ok_or(ApiError::NotFound)?;
     Ok(json(
         &ctx.renderer(&access).submission(sub, anon, &selector),
