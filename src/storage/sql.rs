@@ -57,6 +57,9 @@ pub struct SqlStore {
     dialect: Dialect,
 }
 
+/// Bind parameters per statement: below SQLite's historic limit of 999.
+const MAX_PARAMETERS: usize = 990;
+
 type AnyQuery<'q> = sqlx::query::Query<'q, Any, AnyArguments<'q>>;
 
 fn bind_value<'q>(query: AnyQuery<'q>, value: &'q Value, kind: Kind) -> AnyQuery<'q> {
@@ -182,6 +185,8 @@ impl SqlStore {
             .collect()
     }
 
+    /// Inserts rows with multi-row statements of at most `MAX_PARAMETERS`
+    /// bind parameters each.
     async fn insert(
         &self,
         conn: &mut AnyConnection,
@@ -189,23 +194,27 @@ impl SqlStore {
         event_id: Option<i64>,
         rows: &[Row],
     ) -> Result<(), StoreError> {
-        let (prefix_col, skip) = if event_id.is_some() {
-            ("event_id, ", 1)
-        } else {
-            ("", 0)
-        };
-        let marks = self.dialect.placeholders(1, table.columns.len() + skip);
-        let sql = format!(
-            "INSERT INTO {} ({prefix_col}{}) VALUES ({marks})",
-            table.name,
-            table.column_list()
-        );
-        for row in rows {
+        let prefix_col = if event_id.is_some() { "event_id, " } else { "" };
+        let width = table.columns.len() + usize::from(event_id.is_some());
+        let per_statement = (MAX_PARAMETERS / width).max(1);
+        for chunk in rows.chunks(per_statement) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|r| format!("({})", self.dialect.placeholders(r * width + 1, width)))
+                .collect();
+            let sql = format!(
+                "INSERT INTO {} ({prefix_col}{}) VALUES {}",
+                table.name,
+                table.column_list(),
+                values.join(", ")
+            );
             let mut query = sqlx::query(&sql);
-            if let Some(id) = event_id {
-                query = query.bind(id);
+            for row in chunk {
+                if let Some(id) = event_id {
+                    query = query.bind(id);
+                }
+                query = bind_row(query, row, table);
             }
-            bind_row(query, row, table).execute(&mut *conn).await?;
+            query.execute(&mut *conn).await?;
         }
         Ok(())
     }
