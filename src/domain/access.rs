@@ -6,7 +6,7 @@
 
 use crate::model::*;
 
-use super::catalog::EventData;
+use super::catalog::{AnswerOwner, EventData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -107,15 +107,6 @@ impl<'a> Access<'a> {
         &self.data.event.submissions[i]
     }
 
-    pub fn is_talk(&self, sub: &Submission) -> bool {
-        self.position(sub).is_some_and(|i| self.data.is_talk[i])
-    }
-
-    pub fn is_public_talk(&self, sub: &Submission) -> bool {
-        self.position(sub)
-            .is_some_and(|i| self.data.is_public_talk[i])
-    }
-
     fn speaks_in_at(&self, i: usize) -> bool {
         self.own_submissions.contains(&i)
     }
@@ -159,11 +150,6 @@ impl<'a> Access<'a> {
             Role::Reviewer => public_talk || self.has_reviewer_access(self.submission_at(i)),
             Role::Public => public_talk,
         }
-    }
-
-    pub fn sees_submission(&self, sub: &Submission) -> bool {
-        self.position(sub)
-            .is_some_and(|i| self.sees_submission_at(i))
     }
 
     /// Shown without speakers and with anonymised texts: not a public talk,
@@ -266,75 +252,65 @@ impl<'a> Access<'a> {
         }
     }
 
+    /// Answer positions (by id) that can be visible to the caller: an index
+    /// that narrows the scan; every candidate is still checked with
+    /// `sees_answer_at`.
+    pub fn answer_candidates(&self) -> &'a [usize] {
+        match self.role {
+            Role::Public => &self.data.public_owner_answers_by_id,
+            _ => &self.data.answers_by_id,
+        }
+    }
+
     /// §6 Answers: one rule (public, reviewer or organiser) must allow both
     /// the question and the owner; never a mix of two.
-    pub fn sees_answer(&self, a: &Answer) -> bool {
-        let Some(q) = self.data.question(a.question) else {
+    pub fn sees_answer_at(&self, answer: usize) -> bool {
+        let data = self.data;
+        let Some(q) = data.answer_question[answer].map(|i| &data.event.questions[i]) else {
             return false;
         };
-        if self.public_rule_allows(q, a) {
+        let owner = data.answer_owner[answer];
+        if self.public_rule_allows(q, owner) {
             return true;
         }
         match self.role {
             Role::Public => false,
             Role::Reviewer => {
-                if !(q.active && q.is_visible_to_reviewers) {
-                    return false;
-                }
-                if let Some(code) = &a.submission {
-                    self.data
-                        .submission(code)
-                        .is_some_and(|s| self.has_reviewer_access(s))
-                } else if let Some(person) = &a.person {
-                    self.names
-                        && self.data.profile_index.contains_key(person)
-                        && self
-                            .data
-                            .submissions_of(person)
-                            .any(|s| self.has_reviewer_access(s))
-                } else if let Some(review) = a.review {
-                    self.data
-                        .review(review)
-                        .is_some_and(|r| self.sees_review(r))
-                } else {
-                    false
-                }
+                q.active
+                    && q.is_visible_to_reviewers
+                    && match owner {
+                        AnswerOwner::Submission(i) => {
+                            self.has_reviewer_access(self.submission_at(i))
+                        }
+                        AnswerOwner::Person(p) => {
+                            self.names
+                                && data
+                                    .submissions_of(&data.event.speakers[p].user)
+                                    .any(|s| self.has_reviewer_access(s))
+                        }
+                        AnswerOwner::Review(r) => self.sees_review_at(r),
+                        AnswerOwner::Missing => false,
+                    }
             }
-            Role::Organiser => {
-                if let Some(code) = &a.submission {
-                    self.data.submission(code).is_some()
-                } else if let Some(person) = &a.person {
-                    self.data.profile_index.contains_key(person)
-                } else if let Some(review) = a.review {
-                    self.data
-                        .review(review)
-                        .is_some_and(|r| self.sees_review(r))
-                } else {
-                    false
-                }
-            }
+            Role::Organiser => match owner {
+                AnswerOwner::Submission(_) | AnswerOwner::Person(_) => true,
+                AnswerOwner::Review(r) => self.sees_review_at(r),
+                AnswerOwner::Missing => false,
+            },
         }
     }
 
     /// The public rule: an active public question while the schedule is
     /// public, on a public talk or a speaker of one. Never on reviews.
-    fn public_rule_allows(&self, q: &Question, a: &Answer) -> bool {
-        if !(q.active && q.is_public && self.data.schedule_public) {
-            return false;
-        }
-        if let Some(code) = &a.submission {
-            self.data
-                .submission(code)
-                .is_some_and(|s| self.is_public_talk(s))
-        } else if let Some(person) = &a.person {
-            self.data.profile_index.contains_key(person)
-                && self
-                    .data
-                    .submissions_of(person)
-                    .any(|s| self.is_public_talk(s))
-        } else {
-            false
-        }
+    fn public_rule_allows(&self, q: &Question, owner: AnswerOwner) -> bool {
+        q.active
+            && q.is_public
+            && self.data.schedule_public
+            && match owner {
+                AnswerOwner::Submission(i) => self.data.is_public_talk[i],
+                AnswerOwner::Person(p) => self.data.is_public_profile[p],
+                AnswerOwner::Review(_) | AnswerOwner::Missing => false,
+            }
     }
 
     /// The tags are for organisers and reviewers only.

@@ -12,6 +12,17 @@ use chrono_tz::Tz;
 
 use crate::model::*;
 
+/// Who an answer belongs to, by position in the event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerOwner {
+    Submission(usize),
+    /// A speaker profile.
+    Person(usize),
+    Review(usize),
+    /// An owner that does not exist (never after validation).
+    Missing,
+}
+
 /// One event with its indexes. Positions are indexes into the event's vectors.
 #[derive(Debug)]
 pub struct EventData {
@@ -50,6 +61,14 @@ pub struct EventData {
     pub review_index: HashMap<i64, usize>,
     /// Answers sorted by id.
     pub answers_by_id: Vec<usize>,
+    /// Answers on public talks or their speakers, sorted by id: all the
+    /// public can ever see.
+    pub public_owner_answers_by_id: Vec<usize>,
+    /// Per answer (by position): its owner and its question's position.
+    pub answer_owner: Vec<AnswerOwner>,
+    pub answer_question: Vec<Option<usize>>,
+    /// Per profile (by position): speaks in a public talk.
+    pub is_public_profile: Vec<bool>,
     pub answer_index: HashMap<i64, usize>,
     /// Owner → answer positions sorted by answer id.
     pub answers_of_submission: HashMap<String, Vec<usize>>,
@@ -128,15 +147,53 @@ impl EventData {
             .iter()
             .flat_map(|&i| subs[i].speakers.iter().map(String::as_str))
             .collect();
+        let is_public_profile: Vec<bool> = event
+            .speakers
+            .iter()
+            .map(|p| public_speakers.contains(p.user.as_str()))
+            .collect();
         let public_profiles_by_code = profiles_by_code
             .iter()
             .copied()
-            .filter(|&i| public_speakers.contains(event.speakers[i].user.as_str()))
+            .filter(|&i| is_public_profile[i])
             .collect();
         let submission_index = index_by(subs, |s| s.code.clone());
+        let profile_index = index_by(&event.speakers, |p| p.user.clone());
+        let review_index = index_by(&event.reviews, |r| r.id);
+        let question_index = index_by(&event.questions, |q| q.id);
         let answers = &event.answers;
+        let answer_owner: Vec<AnswerOwner> = answers
+            .iter()
+            .map(|a| {
+                let found = if let Some(code) = &a.submission {
+                    submission_index
+                        .get(code)
+                        .map(|&i| AnswerOwner::Submission(i))
+                } else if let Some(user) = &a.person {
+                    profile_index.get(user).map(|&i| AnswerOwner::Person(i))
+                } else {
+                    a.review
+                        .and_then(|id| review_index.get(&id))
+                        .map(|&i| AnswerOwner::Review(i))
+                };
+                found.unwrap_or(AnswerOwner::Missing)
+            })
+            .collect();
         let mut answers_by_id: Vec<usize> = (0..answers.len()).collect();
         answers_by_id.sort_by_key(|&i| answers[i].id);
+        let public_owner_answers_by_id = answers_by_id
+            .iter()
+            .copied()
+            .filter(|&i| match answer_owner[i] {
+                AnswerOwner::Submission(s) => is_public_talk[s],
+                AnswerOwner::Person(p) => is_public_profile[p],
+                _ => false,
+            })
+            .collect();
+        let answer_question = answers
+            .iter()
+            .map(|a| question_index.get(&a.question).copied())
+            .collect();
         let reviews = &event.reviews;
         let mut reviews_ordered: Vec<usize> = (0..reviews.len()).collect();
         reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
@@ -157,20 +214,24 @@ impl EventData {
             is_talk,
             is_public_talk,
             submissions_of_speaker,
-            profile_index: index_by(&event.speakers, |p| p.user.clone()),
+            profile_index,
             profile_lookup: index_by(&event.speakers, |p| p.user.to_lowercase()),
             profiles_by_code,
             type_index: index_by(&event.submission_types, |t| t.id),
             track_index: index_by(&event.tracks, |t| t.id),
             room_index: index_by(&event.rooms, |r| r.id),
             tag_index: index_by(&event.tags, |t| t.id),
-            question_index: index_by(&event.questions, |q| q.id),
-            review_index: index_by(reviews, |r| r.id),
+            question_index,
+            review_index,
             answer_index: index_by(answers, |a| a.id),
             answers_of_submission: group_by(&answers_by_id, answers, |a| a.submission.clone()),
             answers_of_person: group_by(&answers_by_id, answers, |a| a.person.clone()),
             answers_of_review: group_by(&answers_by_id, answers, |a| a.review),
+            public_owner_answers_by_id,
             answers_by_id,
+            answer_owner,
+            answer_question,
+            is_public_profile,
             reviews_ordered,
             reviewers_who_wrote: reviews.iter().map(|r| r.user.clone()).collect(),
             event,

@@ -329,8 +329,8 @@ impl<'a> Renderer<'a> {
         positions
             .into_iter()
             .flatten()
+            .filter(|&&i| selector.includes(answers[i].question) && self.access.sees_answer_at(i))
             .map(|&i| &answers[i])
-            .filter(|a| selector.includes(a.question) && self.access.sees_answer(a))
             .filter_map(|a| self.answer(a, in_submission))
             .collect()
     }

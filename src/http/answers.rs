@@ -1,5 +1,5 @@
 //! `/answers` (behaviour.md §6 "Answers"). Which answers: exactly those
-//! `Access::sees_answer` allows, the rule nested answers use too.
+//! `Access::sees_answer_at` allows, the rule nested answers use too.
 
 use axum::extract::Path;
 use axum::routing::get;
@@ -36,10 +36,13 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
+/// Codes are ASCII, so comparing them ignoring ASCII case is exact.
 fn same_code(value: &Option<String>, wanted: &Option<String>) -> bool {
     match wanted {
         None => true,
-        Some(wanted) => value.as_ref().is_some_and(|v| v.to_lowercase() == *wanted),
+        Some(wanted) => value
+            .as_ref()
+            .is_some_and(|v| v.eq_ignore_ascii_case(wanted)),
     }
 }
 
@@ -53,11 +56,12 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     params.check()?;
     let access = ctx.access();
     let answers = &ctx.event.event.answers;
-    let items: Vec<&Answer> = ctx
-        .event
-        .answers_by_id
+    let items: Vec<&Answer> = access
+        .answer_candidates()
         .iter()
-        .map(|&i| &answers[i])
+        .copied()
+        .filter(|&i| access.sees_answer_at(i))
+        .map(|i| &answers[i])
         .filter(|a| question.is_none_or(|q| q == a.question))
         .filter(|a| review.is_none_or(|r| Some(r) == a.review))
         .filter(|a| same_code(&a.submission, &submission) && same_code(&a.person, &person))
@@ -66,7 +70,6 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
                 .as_ref()
                 .is_none_or(|t| matches_all_terms(t, std::iter::once(a.answer.as_str())))
         })
-        .filter(|a| access.sees_answer(a))
         .collect();
     let renderer = ctx.renderer(&access);
     ctx.caller
@@ -80,8 +83,9 @@ async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> Api
         .event
         .answer_index
         .get(&id)
-        .map(|&i| &ctx.event.event.answers[i])
-        .filter(|a| access.sees_answer(a))
+        .copied()
+        .filter(|&i| access.sees_answer_at(i))
+        .map(|i| &ctx.event.event.answers[i])
         .ok_or(ApiError::NotFound)?;
     let view = ctx
         .renderer(&access)
