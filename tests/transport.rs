@@ -253,3 +253,26 @@ async fn api_root_and_openapi_describe_every_endpoint() {
             .any(|p| p["name"] == "questions")
     );
 }
+
+#[tokio::test]
+async fn malformed_paths_still_get_json_errors() {
+    let server = TestServer::start(&[mini()]).await;
+    for path in [
+        "/api/events/mini/submissions/%FF%FE/",
+        "/api/events/mini/tags/%C3/",
+        "/api/events/%FF/",
+    ] {
+        let reply = server.anon().get(path).await;
+        assert!(
+            reply.status == 400 || reply.status == 403 || reply.status == 404,
+            "{path}: {}",
+            reply.status
+        );
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/json"),
+            "{path}"
+        );
+        assert!(reply.body["detail"].is_string(), "{path}: {}", reply.text);
+    }
+}

@@ -183,28 +183,19 @@ impl<'a> Access<'a> {
         }
     }
 
-    /// The speaker set (§6 Speakers): organisers every profile; others the
-    /// speakers of submissions they see with names.
-    pub fn sees_speaker(&self, user_code: &str) -> bool {
-        if !self.data.profile_index.contains_key(user_code) {
-            return false;
-        }
-        if self.role == Role::Organiser {
-            return true;
-        }
-        self.named_submissions_of(user_code).next().is_some()
+    /// The speaker set (§6 Speakers), by profile position: organisers every
+    /// profile; others the speakers of submissions they see with names.
+    pub fn sees_speaker_at(&self, profile: usize) -> bool {
+        self.role == Role::Organiser || self.named_submissions_of(profile).next().is_some()
     }
 
     /// The speaker's submissions the caller sees with names, by code.
     pub fn named_submissions_of<'s>(
         &'s self,
-        user_code: &str,
+        profile: usize,
     ) -> impl Iterator<Item = &'a Submission> + 's {
-        self.data
-            .submissions_of_speaker
-            .get(user_code)
-            .into_iter()
-            .flatten()
+        self.data.profile_submissions[profile]
+            .iter()
             .filter(move |&&i| self.sees_submission_named_at(i))
             .map(move |&i| self.submission_at(i))
     }
@@ -284,9 +275,9 @@ impl<'a> Access<'a> {
                         }
                         AnswerOwner::Person(p) => {
                             self.names
-                                && data
-                                    .submissions_of(&data.event.speakers[p].user)
-                                    .any(|s| self.has_reviewer_access(s))
+                                && data.profile_submissions[p]
+                                    .iter()
+                                    .any(|&i| self.has_reviewer_access(self.submission_at(i)))
                         }
                         AnswerOwner::Review(r) => self.sees_review_at(r),
                         AnswerOwner::Missing => false,

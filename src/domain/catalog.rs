@@ -69,6 +69,8 @@ pub struct EventData {
     pub answer_question: Vec<Option<usize>>,
     /// Per profile (by position): speaks in a public talk.
     pub is_public_profile: Vec<bool>,
+    /// Per profile (by position): positions of the speaker's submissions, by code.
+    pub profile_submissions: Vec<Vec<usize>>,
     pub answer_index: HashMap<i64, usize>,
     /// Owner → answer positions sorted by answer id.
     pub answers_of_submission: HashMap<String, Vec<usize>>,
@@ -157,6 +159,16 @@ impl EventData {
             .copied()
             .filter(|&i| is_public_profile[i])
             .collect();
+        let profile_submissions = event
+            .speakers
+            .iter()
+            .map(|p| {
+                submissions_of_speaker
+                    .get(&p.user)
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
         let submission_index = index_by(subs, |s| s.code.clone());
         let profile_index = index_by(&event.speakers, |p| p.user.clone());
         let review_index = index_by(&event.reviews, |r| r.id);
@@ -232,6 +244,7 @@ impl EventData {
             answer_owner,
             answer_question,
             is_public_profile,
+            profile_submissions,
             reviews_ordered,
             reviewers_who_wrote: reviews.iter().map(|r| r.user.clone()).collect(),
             event,
@@ -242,18 +255,6 @@ impl EventData {
         self.submission_index
             .get(code)
             .map(|&i| &self.event.submissions[i])
-    }
-
-    /// The submissions a user speaks in, by code.
-    pub fn submissions_of<'s>(
-        &'s self,
-        user_code: &str,
-    ) -> impl Iterator<Item = &'s Submission> + 's {
-        self.submissions_of_speaker
-            .get(user_code)
-            .into_iter()
-            .flatten()
-            .map(move |&i| &self.event.submissions[i])
     }
 
     pub fn question(&self, id: i64) -> Option<&Question> {

@@ -447,11 +447,9 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    pub fn speaker(
-        &self,
-        profile: &'a SpeakerProfile,
-        selector: &QuestionSelector,
-    ) -> Option<SpeakerView<'a>> {
+    /// The speaker whose profile is at `position`.
+    pub fn speaker(&self, position: usize, selector: &QuestionSelector) -> Option<SpeakerView<'a>> {
+        let profile = &self.access.data.event.speakers[position];
         let user = self.users.get(&profile.user)?;
         let orga = self.is_orga();
         Some(SpeakerView {
@@ -460,7 +458,7 @@ impl<'a> Renderer<'a> {
             biography: &profile.biography,
             submissions: self
                 .access
-                .named_submissions_of(&user.code)
+                .named_submissions_of(position)
                 .map(|s| s.code.as_str())
                 .collect(),
             avatar: user.avatar.as_deref(),

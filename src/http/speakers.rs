@@ -9,7 +9,6 @@ use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Role;
-use crate::model::SpeakerProfile;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -50,12 +49,12 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let users = &ctx.caller.catalog.users;
     let profiles = &ctx.event.event.speakers;
-    let items: Vec<&SpeakerProfile> = access
+    let items: Vec<usize> = access
         .speaker_candidates()
         .iter()
-        .map(|&i| &profiles[i])
-        .filter(|p| access.sees_speaker(&p.user))
-        .filter(|p| match (&terms, users.get(&p.user)) {
+        .copied()
+        .filter(|&p| access.sees_speaker_at(p))
+        .filter(|&p| match (&terms, users.get(&profiles[p].user)) {
             (None, _) => true,
             (Some(terms), Some(user)) => {
                 // Only organisers may search by e-mail.
@@ -67,7 +66,7 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         .collect();
     let renderer = ctx.renderer(&access);
     ctx.caller.page(&params, pagination, &items, |p| {
-        renderer.speaker(p, &selector)
+        renderer.speaker(*p, &selector)
     })
 }
 
@@ -83,8 +82,8 @@ async fn detail(
         .event
         .profile_lookup
         .get(&code.to_lowercase())
-        .map(|&i| &ctx.event.event.speakers[i])
-        .filter(|p| access.sees_speaker(&p.user))
+        .copied()
+        .filter(|&p| access.sees_speaker_at(p))
         .ok_or(ApiError::NotFound)?;
     let view = ctx
         .renderer(&access)

@@ -104,7 +104,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     let response = if response.status() == StatusCode::OK {
         with_etag(response, if_none_match).await
     } else {
-        response
+        as_json_error(response).await
     };
     if method == Method::HEAD {
         let (parts, _) = response.into_parts();
@@ -149,6 +149,37 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> String {
         .filter(|p| *p == "https" || *p == "http")
         .unwrap_or("http");
     format!("{scheme}://{host}")
+}
+
+/// Errors produced outside our handlers (axum's extractor rejections, e.g.
+/// a path that is not valid UTF-8) become JSON too: `{"detail": <text>}`.
+async fn as_json_error(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json || !(response.status().is_client_error() || response.status().is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let detail = match String::from_utf8_lossy(&text).trim() {
+        "" => parts
+            .status
+            .canonical_reason()
+            .unwrap_or("Error")
+            .to_string(),
+        text => text.to_string(),
+    };
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let body = super::json_bytes(&serde_json::json!({ "detail": detail }));
+    Response::from_parts(parts, Body::from(body))
 }
 
 /// A strong ETag from the body; a matching `If-None-Match` gives 304.
