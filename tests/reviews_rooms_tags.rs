@@ -2418,7 +2418,7 @@ const PATH_SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANU
 
 /// Checks reviews, rooms and tags of every event for every caller against the model.
 async fn check_against_model(ds: &Value) {
-    let server = TestServer::start(&[ds.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(ds)).await;
     // The dataset must exercise the rules: some caller refused an event, and
     // some caller shown a strict, non-empty part of an event's reviews.
     let (mut refused, mut partial) = (false, false);
@@ -2574,7 +2574,7 @@ async fn edge_matches_the_contract_for_every_caller() {
 #[tokio::test]
 async fn democon_review_sets_by_role() {
     let (ds, orga_sub, rev_sub) = democon_with_speaking_staff();
-    let server = TestServer::start(&[ds.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(&ds)).await;
     let event = &ds["events"][0];
     let reviews = model::arr(&event["reviews"]);
     let subs = model::arr(&event["submissions"]);

@@ -2113,7 +2113,7 @@ async fn check_answer_consistency(client: &Client, slug: &str, event: &Value, wh
 }
 
 async fn check_dataset_consistency(dataset: Value, extra: &[(&str, &str, &str)]) {
-    let server = TestServer::start(&[dataset.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(&dataset)).await;
     for caller in callers(&dataset, extra) {
         let client = caller.client(&server);
         for event in dataset["events"].as_array().unwrap() {
@@ -2214,7 +2214,7 @@ async fn check_speakers(client: &Client, slug: &str, event: &Value, who: &str, o
 }
 
 async fn check_dataset_speakers(dataset: Value, extra: &[(&str, &str, &str)]) {
-    let server = TestServer::start(&[dataset.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(&dataset)).await;
     for caller in callers(&dataset, extra) {
         let client = caller.client(&server);
         for event in dataset["events"].as_array().unwrap() {
@@ -2244,7 +2244,7 @@ async fn speakers_match_the_named_submissions_for_every_caller_of_world() {
 async fn edge_hidden_reviewers_without_names_see_no_speakers() {
     // edge-hidden: the schedule is hidden (no public set) and the phase hides names.
     let data = edge();
-    let server = TestServer::start(&[data.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(&data)).await;
     for email in [
         "reviewer@edge.example",
         "assigned@edge.example",

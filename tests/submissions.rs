@@ -1753,7 +1753,7 @@ async fn anonymised_submissions_never_reveal_their_speakers() {
         ("democon", democon(), vec![]),
         ("edge", edge(), vec![EDGE_HASHONLY_TOKEN]),
     ] {
-        let server = TestServer::start(&[doc.clone()]).await;
+        let server = TestServer::start(std::slice::from_ref(&doc)).await;
         let admin = doc["users"]
             .as_array()
             .unwrap()
@@ -3044,7 +3044,7 @@ const DEMOCON_CALLERS: [(&str, Option<&str>); 5] = [
 #[tokio::test]
 async fn democon_every_role_gets_the_expected_objects() {
     let doc = democon();
-    let server = TestServer::start(&[doc.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(&doc)).await;
     let mut seen_roles = BTreeSet::new();
     for event in doc["events"].as_array().unwrap() {
         let slug = event["slug"].as_str().unwrap();
@@ -3142,7 +3142,7 @@ async fn democon_counts_per_role() {
     assert!(!public.is_empty() && public.len() == talks.len() && talks.len() < subs.len());
     assert!(track_reviewer.len() > public.len() && track_reviewer.len() < subs.len());
 
-    let server = TestServer::start(&[doc.clone()]).await;
+    let server = TestServer::start(std::slice::from_ref(&doc)).await;
     let count = |client: Client, path: &'static str| async move {
         client.ok(path).await["count"].as_u64().unwrap() as usize
     };

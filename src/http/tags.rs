@@ -29,7 +29,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn visible<'a>(ctx: &'a EventContext, sees_tags: bool) -> Vec<&'a Tag> {
+fn visible(ctx: &EventContext, sees_tags: bool) -> Vec<&Tag> {
     if !sees_tags {
         return Vec::new();
     }
