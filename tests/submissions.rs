@@ -3182,3 +3182,41 @@ async fn democon_counts_per_role() {
         "resources",
     );
 }
+
+// ---------------------------------------------------------------------------
+// Search after users change
+// ---------------------------------------------------------------------------
+
+/// Users are global: an import of another event that renames a speaker must
+/// change what `q` finds in this event, which is not reloaded.
+#[tokio::test]
+async fn search_follows_a_speaker_renamed_by_another_import() {
+    let server = TestServer::start(&[mini()]).await;
+    let found = |body: serde_json::Value| -> Vec<String> {
+        body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let orga = server.token("orga-token");
+    assert_eq!(
+        found(orga.ok("/api/events/mini/submissions/?q=ada").await),
+        ["PUB1", "SUB3"]
+    );
+
+    let mut other = mini();
+    other["users"] = json!([{"code": "SPK1", "name": "Zelda Quill", "email": "ada@mini.example"}]);
+    other["events"][0]["slug"] = json!("other");
+    other["events"][0]["teams"] = json!([]);
+    other["events"][0]["submissions"] = json!([]);
+    other["events"][0]["speakers"] = json!([{"user": "SPK1"}]);
+    server.import(&other).await;
+
+    assert_eq!(
+        found(orga.ok("/api/events/mini/submissions/?q=zelda").await),
+        ["PUB1", "SUB3"]
+    );
+    assert!(found(orga.ok("/api/events/mini/submissions/?q=ada").await).is_empty());
+}

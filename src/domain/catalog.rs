@@ -43,6 +43,10 @@ pub struct EventData {
     pub is_talk: Vec<bool>,
     /// Per submission: a talk, confirmed, while the schedule is public.
     pub is_public_talk: Vec<bool>,
+    /// Per submission: the title, lower-cased, for `q`.
+    pub title_lower: Vec<String>,
+    /// Per submission: the anonymised title, lower-cased, where there is one.
+    pub anonymised_title_lower: Vec<Option<String>>,
     /// User code → positions of their submissions, sorted by code.
     pub submissions_of_speaker: HashMap<String, Vec<usize>>,
     /// Speaker profiles by user code.
@@ -211,6 +215,14 @@ impl EventData {
         reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
 
         EventData {
+            title_lower: subs.iter().map(|s| s.title.to_lowercase()).collect(),
+            anonymised_title_lower: subs
+                .iter()
+                .map(|s| {
+                    let title = &s.anonymised.as_ref()?.title;
+                    (!title.is_empty()).then(|| title.to_lowercase())
+                })
+                .collect(),
             tz,
             schedule_public,
             review_submission: reviews
@@ -315,6 +327,11 @@ pub struct Catalog {
     pub event_lookup: HashMap<String, usize>,
     /// Slug → the storage generation each event was loaded at.
     pub event_generations: StdHashMap<String, i64>,
+    /// Per event (same positions as `events`), per submission: its
+    /// speakers' names, lower-cased, one per line, for `q`. Built here and
+    /// not in `EventData` because names belong to users, which any import
+    /// may change without touching the event.
+    pub speaker_names_lower: Vec<Vec<String>>,
 }
 
 /// Users by code.
@@ -340,7 +357,29 @@ impl Catalog {
             .map(|(e, g)| (e.event.slug.clone(), *g))
             .collect();
         let events: Vec<Arc<EventData>> = events.into_iter().map(|(e, _)| e).collect();
+        let names: HashMap<&str, String> = users
+            .iter()
+            .map(|u| (u.code.as_str(), u.name.to_lowercase()))
+            .collect();
+        let speaker_names_lower = events
+            .iter()
+            .map(|e| {
+                e.event
+                    .submissions
+                    .iter()
+                    .map(|s| {
+                        let of_speakers: Vec<&str> = s
+                            .speakers
+                            .iter()
+                            .filter_map(|c| names.get(c.as_str()).map(String::as_str))
+                            .collect();
+                        of_speakers.join("\n")
+                    })
+                    .collect()
+            })
+            .collect();
         Catalog {
+            speaker_names_lower,
             generation,
             users: users.into_iter().map(|u| (u.code.clone(), u)).collect(),
             token_owner,
@@ -357,6 +396,14 @@ impl Catalog {
     pub fn user_by_token(&self, token: &str) -> Option<&User> {
         let code = self.token_owner.get(&hash_token(token))?;
         self.users.get(code)
+    }
+
+    /// The lower-cased speaker names per submission of an event in this catalog.
+    pub fn speaker_names_lower(&self, event: &EventData) -> &[String] {
+        self.events
+            .iter()
+            .position(|e| std::ptr::eq(Arc::as_ptr(e), event))
+            .map_or(&[][..], |i| self.speaker_names_lower[i].as_slice())
     }
 
     pub fn event(&self, slug: &str) -> Option<&Arc<EventData>> {

@@ -7,10 +7,9 @@ use axum::routing::get;
 use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
-use super::params::{digits_id, matches_all_terms, Params};
+use super::params::{digits_id, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Access;
-use crate::domain::views::shown_texts;
 use crate::model::{Submission, STATES};
 
 const LIST_PARAMS: &[(&str, &str)] = &[
@@ -127,13 +126,9 @@ impl Filters {
         }
     }
 
-    fn matches(
-        &self,
-        access: &Access,
-        users: &crate::domain::catalog::Users,
-        i: usize,
-        anon: bool,
-    ) -> bool {
+    /// `names_lower`: the lower-cased speaker names of each submission
+    /// (`Catalog::speaker_names_lower`).
+    fn matches(&self, access: &Access, names_lower: &[String], i: usize, anon: bool) -> bool {
         let sub = &access.data.event.submissions[i];
         if !self.states.is_empty() && !self.states.contains(&sub.state) {
             return false;
@@ -156,15 +151,22 @@ impl Filters {
         }
         if let Some(terms) = &self.terms {
             // The anonymised view searches what it shows: the shown title, no names.
+            // Terms are lower-case, and so is the index: plain substring search.
+            let data = access.data;
             let anonymised = access.anonymised_at(i, anon);
-            let title = shown_texts(sub, anonymised).title;
-            let names = sub
-                .speakers
+            let title = match &data.anonymised_title_lower[i] {
+                Some(anonymised_title) if anonymised => anonymised_title.as_str(),
+                _ => data.title_lower[i].as_str(),
+            };
+            let names = if anonymised {
+                ""
+            } else {
+                names_lower.get(i).map_or("", String::as_str)
+            };
+            if !terms
                 .iter()
-                .filter(|_| !anonymised)
-                .filter_map(|code| users.get(code))
-                .map(|u| u.name.as_str());
-            if !matches_all_terms(terms, std::iter::once(title).chain(names)) {
+                .all(|t| title.contains(t.as_str()) || names.contains(t.as_str()))
+            {
                 return false;
             }
         }
@@ -180,13 +182,13 @@ async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
     let anon = params.get("anon").is_some();
 
     let access = ctx.access();
-    let users = &ctx.caller.catalog.users;
+    let names_lower = ctx.caller.catalog.speaker_names_lower(&ctx.event);
     let subs = &ctx.event.event.submissions;
     let items: Vec<&Submission> = access
         .submission_candidates(kind == Kind::Talks)
         .iter()
         .copied()
-        .filter(|&i| in_set(&access, i, kind) && filters.matches(&access, users, i, anon))
+        .filter(|&i| in_set(&access, i, kind) && filters.matches(&access, names_lower, i, anon))
         .map(|i| &subs[i])
         .collect();
     let renderer = ctx.renderer(&access);
