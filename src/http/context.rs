@@ -24,6 +24,9 @@ pub struct Caller {
     /// User code; None for anonymous callers.
     pub user_code: Option<String>,
     pub now: Timestamp,
+    /// The public origin: the configured base URL, else the request's
+    /// scheme and Host (for event `urls`).
+    pub base_url: String,
     /// Absolute URL of the request's own path, for `next`/`previous` links.
     pub link_base: String,
 }

@@ -29,23 +29,6 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn base_url(state: &AppState, caller: &Caller) -> String {
-    // Event URLs point at the web frontend: the configured base URL, else
-    // the origin of the request.
-    match &state.config.base_url {
-        Some(base) => base.trim_end_matches('/').to_string(),
-        None => origin_of(&caller.link_base),
-    }
-}
-
-fn origin_of(url: &str) -> String {
-    let after_scheme = url.find("://").map_or(0, |i| i + 3);
-    match url[after_scheme..].find('/') {
-        Some(i) => url[..after_scheme + i].to_string(),
-        None => url.to_string(),
-    }
-}
-
 async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
     let pagination =
         Pagination::from_params(&mut params, DEFAULT_PAGE_SIZE, state.config.max_page_size);
@@ -57,15 +40,11 @@ async fn list(State(state): State<AppState>, caller: Caller, mut params: Params)
         .iter()
         .filter(|e| Access::new(e, user, caller.now).event_visible())
         .collect();
-    let base = base_url(&state, &caller);
     caller.page(&params, pagination, &visible, |e| {
-        event_view(&e.event, &base)
+        event_view(&e.event, &caller.base_url)
     })
 }
 
-async fn detail(State(state): State<AppState>, ctx: EventContext) -> ApiResult {
-    Ok(json(&event_view(
-        &ctx.event.event,
-        &base_url(&state, &ctx.caller),
-    )))
+async fn detail(ctx: EventContext) -> ApiResult {
+    Ok(json(&event_view(&ctx.event.event, &ctx.caller.base_url)))
 }

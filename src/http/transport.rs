@@ -85,15 +85,13 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     if method != Method::GET && method != Method::HEAD {
         return ApiError::MethodNotAllowed(method.to_string()).into_response();
     }
-    let link_base = format!(
-        "{}{}",
-        base_url(state, request.headers()),
-        request.uri().path()
-    );
+    let base_url = base_url(state, request.headers());
+    let link_base = format!("{base_url}{}", request.uri().path());
     request.extensions_mut().insert(Caller {
         catalog,
         user_code,
         now: chrono::Utc::now(),
+        base_url,
         link_base,
     });
     // HEAD runs the GET handler, so status and headers (ETag included) match.
