@@ -3,9 +3,7 @@
 
 1. The executable contract (shared/conformance/conformance.py) on democon.json,
    client-friendly.json, tests/data/edge.json and two `confapi demo` datasets.
-   Exactly the cases listed in tests/conformance/oracle-disagreements.txt may
-   fail (the oracle contradicts behaviour.md there); any other failure, or a
-   listed case that passes, fails the suite.
+   Every oracle case must pass.
 2. Three real pretalx clients (shared/clients/run_real_clients.py) with an
    organiser and a reviewer token on democon.json and client-friendly.json,
    required to match shared/clients/expected/.
@@ -34,7 +32,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 CONFORMANCE = os.path.join(SHARED, "conformance", "conformance.py")
 CLIENTS = os.path.join(SHARED, "clients", "run_real_clients.py")
-DISAGREEMENTS = os.path.join(ROOT, "tests", "conformance", "oracle-disagreements.txt")
 
 DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
 FRIENDLY = os.path.join(SHARED, "datasets", "client-friendly.json")
@@ -56,19 +53,7 @@ class Totals:
         print(f"FAILED: {message}", flush=True)
 
 
-def disagreements():
-    out = {}
-    with open(DISAGREEMENTS, encoding="utf-8") as fp:
-        for line in fp:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            dataset, case = line.split("\t", 1)
-            out.setdefault(dataset, set()).add(case)
-    return out
-
-
-def run_conformance(totals, server, name, dataset, contexts, allowed):
+def run_conformance(totals, server, name, dataset, contexts):
     cmd = [sys.executable, CONFORMANCE, "--against", server.url, "--dataset", dataset]
     for context in contexts:
         cmd += ["--context", context]
@@ -79,21 +64,13 @@ def run_conformance(totals, server, name, dataset, contexts, allowed):
     if not summary:
         totals.fail(f"conformance {name}: no summary line\n{output[-2000:]}")
         return
-    failing = set()
+    print(f"   {summary.group(0)}", flush=True)
+    totals.ok(int(summary.group(1)))
     for line in output.splitlines():
-        m = re.match(r"^FAIL (.*?): ", line)
-        if m:
-            failing.add(m.group(1))
-    unexpected = sorted(failing - allowed)
-    stale = sorted(allowed - failing)
-    passed = int(summary.group(1))
-    print(f"   {summary.group(0)} ({len(failing & allowed)} known oracle disagreements)", flush=True)
-    totals.ok(passed + len(failing & allowed))
-    for case in unexpected:
-        line = next(l for l in output.splitlines() if l.startswith(f"FAIL {case}"))
-        totals.fail(f"conformance {name}: {line}")
-    for case in stale:
-        totals.fail(f"conformance {name}: listed disagreement now passes, remove it: {case}")
+        if line.startswith("FAIL "):
+            totals.fail(f"conformance {name}: {line}")
+    if result.returncode != 0 and not int(summary.group(2)):
+        totals.fail(f"conformance {name}: exit status {result.returncode}")
 
 
 def token_of(path, email):
@@ -135,7 +112,6 @@ def main():
         args.clients_python = os.path.abspath(args.clients_python)
 
     totals = Totals()
-    allowed = disagreements()
     workdir = tempfile.mkdtemp(prefix="confapi-suites-")
 
     run_id = f"{os.getpid()}_{int(time.time())}"
@@ -154,10 +130,9 @@ def main():
         # One server holding the three hand-made/real datasets (they share no ids).
         main_server = Server(args.binary, db("main"), workdir, "main", datasets=[DEMOCON, EDGE, FRIENDLY])
         servers.append(main_server)
-        run_conformance(totals, main_server, "democon", DEMOCON, [EDGE, FRIENDLY], allowed.get("democon", set()))
-        run_conformance(totals, main_server, "edge", EDGE, [DEMOCON, FRIENDLY], allowed.get("edge", set()))
-        run_conformance(totals, main_server, "client-friendly", FRIENDLY, [DEMOCON, EDGE],
-                        allowed.get("client-friendly", set()))
+        run_conformance(totals, main_server, "democon", DEMOCON, [EDGE, FRIENDLY])
+        run_conformance(totals, main_server, "edge", EDGE, [DEMOCON, FRIENDLY])
+        run_conformance(totals, main_server, "client-friendly", FRIENDLY, [DEMOCON, EDGE])
 
         # Generated datasets: different seeds and sizes, each on its own server.
         for seed, events, submissions in [(7, 3, 40), (2026, 1, 140)]:
@@ -167,7 +142,7 @@ def main():
                            check=True, capture_output=True)
             server = Server(args.binary, db(f"demo{seed}"), workdir, f"demo-{seed}", datasets=[path])
             servers.append(server)
-            run_conformance(totals, server, f"demo seed {seed}", path, [], allowed.get(f"demo-{seed}", set()))
+            run_conformance(totals, server, f"demo seed {seed}", path, [])
 
         if args.clients_python:
             for dataset, event, name in [(DEMOCON, "democon", "democon"), (FRIENDLY, "clientcon", "client-friendly")]:

@@ -619,6 +619,37 @@ fn references_must_exist_in_the_same_event() {
     );
 }
 
+/// Lists and objects where an id or code belongs are reported at their
+/// path, like `shared/conformance/validate_dataset.py` reports them (the
+/// oracle's validator once crashed on these: they are unhashable in Python).
+#[test]
+fn lists_and_objects_where_references_belong_are_problems() {
+    assert_problems(
+        &with(&[
+            ("/events/0/answers/0/options", json!([[1]])),
+            ("/events/0/submissions/0/track", json!({"a": 1})),
+            ("/events/0/reviews/0/id", json!([1])),
+            ("/events/0/reviews/0/submission", json!({"a": 1})),
+            ("/events/0/submissions/1/speakers", json!([["SPK2"]])),
+            ("/events/0/submissions/0/tags", json!([[1]])),
+            ("/events/0/teams/0/members/1", json!({"x": 1})),
+            ("/events/0/answers/2/question", json!([3])),
+        ]),
+        &[
+            ("events[0].answers[0].options[0]", "must be an integer, got a list"),
+            ("events[0].submissions[0].track", "must be an integer, got an object"),
+            ("events[0].reviews[0].id", "got a list"),
+            ("events[0].reviews[0].submission", "got an object"),
+            ("events[0].submissions[1].speakers[0]", "must be a user code, got a list"),
+            ("events[0].submissions[0].tags[0]", "must be an integer, got a list"),
+            ("events[0].teams[0].members[1]", "must be a user code, got an object"),
+            ("events[0].answers[2].question", "must be an integer, got a list"),
+            // Answer 3 belongs to review 1, whose id is now broken.
+            ("events[0].answers[2].review", "review 1 does not exist in event \"mini\""),
+        ],
+    );
+}
+
 #[test]
 fn references_into_another_event_are_problems() {
     // Track 1 and submission type 1 exist, but in event "mini", not "mini2".
