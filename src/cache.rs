@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::domain::catalog::{Catalog, EventData};
-use crate::storage::{Store, StoreError};
+use crate::storage::{DataVersion, Store, StoreError};
 
 pub struct CatalogCache {
     store: Arc<dyn Store>,
@@ -24,7 +24,10 @@ impl CatalogCache {
         CatalogCache {
             store,
             current: RwLock::new(Arc::new(Catalog {
-                generation: -1,
+                version: DataVersion {
+                    identity: String::new(),
+                    generation: -1,
+                },
                 ..Catalog::default()
             })),
             generation: AtomicI64::new(-1),
@@ -51,17 +54,26 @@ impl CatalogCache {
     /// The catalog of the storage's current generation. This is the one
     /// query every API request makes.
     pub async fn current(&self) -> Result<Arc<Catalog>, StoreError> {
-        let generation = self.store.generation().await?;
+        let version = self.store.version().await?;
         let cached = self.snapshot();
-        if cached.generation == generation {
+        if cached.version == version {
             return Ok(cached);
         }
         let _guard = self.reloading.lock().await;
         let cached = self.snapshot();
-        if cached.generation >= generation {
+        if cached.version.identity == version.identity
+            && cached.version.generation >= version.generation
+        {
             return Ok(cached);
         }
-        let known: HashMap<String, i64> = cached.event_generations.clone();
+        // Another database (replaced file, restored backup): nothing cached
+        // can be trusted, whatever its generation says.
+        let same_database = cached.version.identity == version.identity;
+        let known: HashMap<String, i64> = if same_database {
+            cached.event_generations.clone()
+        } else {
+            HashMap::new()
+        };
         let loaded = self.store.load(&known).await?;
         let mut fresh: HashMap<String, Arc<EventData>> = loaded
             .changed_events
@@ -73,6 +85,7 @@ impl CatalogCache {
             .iter()
             .filter_map(|(slug, event_generation)| {
                 let data = fresh.remove(slug).or_else(|| {
+                    same_database.then_some(())?;
                     cached
                         .event(slug)
                         .filter(|e| &e.event.slug == slug)
@@ -81,14 +94,15 @@ impl CatalogCache {
                 Some((data, *event_generation))
             })
             .collect();
-        let catalog = Arc::new(Catalog::new(loaded.generation, loaded.users, events));
+        let catalog = Arc::new(Catalog::new(loaded.version, loaded.users, events));
         tracing::info!(
-            generation = catalog.generation,
+            generation = catalog.version.generation,
             events = catalog.events.len(),
             "catalog loaded"
         );
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = catalog.clone();
-        self.generation.store(catalog.generation, Ordering::Relaxed);
+        self.generation
+            .store(catalog.version.generation, Ordering::Relaxed);
         Ok(catalog)
     }
 }

@@ -7,6 +7,11 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
+/// Imports and snapshot builds allocate millions of small strings; mimalloc
+/// makes that markedly cheaper than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use confapi::cache::CatalogCache;
 use confapi::dataset::{self, demo, validate};
 use confapi::http::{self, AppState, Config};
@@ -44,11 +49,14 @@ struct DbArgs {
 }
 
 impl DbArgs {
-    async fn open(&self) -> Result<Arc<dyn storage::Store>, String> {
+    /// Opens the database; `create`: a missing SQLite file is created
+    /// rather than an error.
+    async fn open(&self, create: bool) -> Result<Arc<dyn storage::Store>, String> {
         let settings = storage::DbSettings {
             pool_size: self.db_pool_size,
             connect_timeout: std::time::Duration::from_millis(self.db_connect_timeout_ms),
             statement_timeout: std::time::Duration::from_millis(self.db_statement_timeout_ms),
+            create_if_missing: create,
         };
         storage::open_with(&self.db, &settings)
             .await
@@ -167,7 +175,9 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             demo,
             max_page_size,
         } => {
-            let store = db.open().await?;
+            // Only `--demo` creates a missing database: a typo in --db must
+            // not serve an empty one.
+            let store = db.open(demo).await?;
             if demo {
                 load_demo_if_empty(&*store).await?;
             }
@@ -198,13 +208,13 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 eprintln!("{}: valid (dry run, nothing written)", summary(&dataset));
                 return Ok(ExitCode::SUCCESS);
             }
-            let store = db.open().await?;
+            let store = db.open(true).await?;
             let bar = std::io::stderr().is_terminal().then(|| {
                 let bar = indicatif::ProgressBar::new(0)
                     .with_message(format!("importing {}", summary(&dataset)));
                 bar.set_style(
                     indicatif::ProgressStyle::with_template(
-                        "{msg} [{bar:40}] {pos}/{len} rows ({eta})",
+                        "{msg} [{bar:40}] {pos}/{len} records ({eta})",
                     )
                     .expect("a valid template")
                     .progress_chars("=> "),
@@ -218,18 +228,44 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     bar.set_position(done);
                 }
             };
-            store
-                .import(&dataset, Some(&report))
-                .await
-                .map_err(|e| e.to_string())?;
+            let result = store.import(&dataset, Some(&report)).await;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            eprintln!("imported {}", summary(&dataset));
-            Ok(ExitCode::SUCCESS)
+            match result {
+                Ok(done) if done.records_written == 0 => {
+                    eprintln!(
+                        "{}: nothing changed (generation {})",
+                        summary(&dataset),
+                        done.generation
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Ok(done) => {
+                    eprintln!(
+                        "imported {}: {} record(s) written, event(s) changed: {} (generation {})",
+                        summary(&dataset),
+                        done.records_written,
+                        done.changed_events.join(", "),
+                        done.generation
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(storage::StoreError::Rejected(problems)) => {
+                    for problem in &problems {
+                        eprintln!("{problem}");
+                    }
+                    eprintln!(
+                        "{} problem(s) with the stored data; nothing was written",
+                        problems.len()
+                    );
+                    Ok(ExitCode::FAILURE)
+                }
+                Err(err) => Err(err.to_string()),
+            }
         }
         Command::Export { db, events, output } => {
-            let store = db.open().await?;
+            let store = db.open(false).await?;
             let dataset = store.export(&events).await.map_err(|e| e.to_string())?;
             for slug in &events {
                 if !dataset
@@ -240,7 +276,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     return Err(format!("no event {slug:?} is stored"));
                 }
             }
-            write_json(&dataset::to_json(&dataset), output.as_ref())?;
+            write_json(&dataset::export::Document::new(&dataset), output.as_ref())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate { files } => match read_datasets(&files) {
@@ -261,7 +297,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 submissions,
                 seed,
             });
-            write_json(&dataset::to_json(&dataset), Some(&output))?;
+            write_json(&dataset::export::Document::new(&dataset), Some(&output))?;
             eprintln!("wrote {} to {}", summary(&dataset), output.display());
             print_logins(&logins);
             Ok(ExitCode::SUCCESS)
@@ -332,17 +368,24 @@ fn read_datasets(files: &[PathBuf]) -> Option<Dataset> {
     (!failed).then_some(merged)
 }
 
-fn write_json(value: &serde_json::Value, output: Option<&PathBuf>) -> Result<(), String> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
-    text.push('\n');
-    match output {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-        }
-        None => std::io::stdout()
-            .write_all(text.as_bytes())
-            .map_err(|e| e.to_string()),
-    }
+/// Streams `value` as pretty JSON to `output` (default: standard output).
+fn write_json(value: &impl serde::Serialize, output: Option<&PathBuf>) -> Result<(), String> {
+    let (sink, name): (Box<dyn Write>, String) = match output {
+        Some(path) => (
+            Box::new(
+                std::fs::File::create(path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            ),
+            path.display().to_string(),
+        ),
+        None => (Box::new(std::io::stdout().lock()), "standard output".into()),
+    };
+    let mut sink = std::io::BufWriter::with_capacity(1 << 20, sink);
+    serde_json::to_writer_pretty(&mut sink, value)
+        .map_err(|e| e.to_string())
+        .and_then(|()| sink.write_all(b"\n").map_err(|e| e.to_string()))
+        .and_then(|()| sink.flush().map_err(|e| e.to_string()))
+        .map_err(|e| format!("cannot write {name}: {e}"))
 }
 
 fn print_logins(logins: &[demo::DemoLogin]) {

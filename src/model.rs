@@ -9,11 +9,53 @@
 //! another order the domain sorts.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// An instant, always kept in UTC with microsecond precision. Responses
 /// convert it to the event's time zone.
 pub type Timestamp = DateTime<Utc>;
+
+/// The dataset's datetime form: RFC 3339 in UTC with `Z`, microseconds only
+/// when non-zero (what `export` writes and storage keeps).
+pub mod timestamp {
+    use super::Timestamp;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Timestamp, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&crate::domain::time::format_in(value, &chrono_tz::UTC))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        crate::domain::time::parse_rfc3339(&text).map_err(serde::de::Error::custom)
+    }
+
+    /// The same for a nullable datetime.
+    pub mod option {
+        use super::Timestamp;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(
+            value: &Option<Timestamp>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match value {
+                Some(value) => super::serialize(value, serializer),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<Timestamp>, D::Error> {
+            let text = <Option<std::borrow::Cow<'de, str>>>::deserialize(deserializer)?;
+            text.map(|t| crate::domain::time::parse_rfc3339(&t).map_err(serde::de::Error::custom))
+                .transpose()
+        }
+    }
+}
 
 /// A multi-lingual string: locale → text, in the order given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,30 +73,6 @@ impl I18n {
     pub fn texts(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(_, text)| text.as_str())
     }
-
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("an i18n value always serialises")
-    }
-
-    /// Parses the stored JSON object form (`{"en": "Talk"}`).
-    pub fn from_json_str(text: &str) -> Result<Self, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        match value {
-            serde_json::Value::Object(map) => map
-                .into_iter()
-                .map(|(locale, text)| match text {
-                    serde_json::Value::String(text) => Ok((locale, text)),
-                    other => Err(format!("translation {locale:?} is not a string: {other}")),
-                })
-                .collect::<Result<_, _>>()
-                .map(I18n),
-            other => Err(format!("not an i18n object: {other}")),
-        }
-    }
-
-    pub fn to_json_string(&self) -> String {
-        serde_json::to_string(self).expect("an i18n value always serialises")
-    }
 }
 
 impl Serialize for I18n {
@@ -67,14 +85,66 @@ impl Serialize for I18n {
     }
 }
 
-/// A whole dataset: global users plus any number of events.
-#[derive(Debug, Clone, Default)]
+/// Reads the object form, keeping its order (a `HashMap` would lose it).
+impl<'de> Deserialize<'de> for I18n {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct I18nVisitor;
+        impl<'de> Visitor<'de> for I18nVisitor {
+            type Value = I18n;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of locale to text")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<I18n, A::Error> {
+                let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(1));
+                while let Some(pair) = map.next_entry::<String, String>()? {
+                    pairs.push(pair);
+                }
+                Ok(I18n(pairs))
+            }
+        }
+        deserializer.deserialize_map(I18nVisitor)
+    }
+}
+
+/// A closed set of names: a serde enum plus the table of its JSON names,
+/// which validation lists in its messages and the HTTP layer accepts as
+/// filter values. The names are written once, here.
+macro_rules! closed_set {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum $name {
+            $(#[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [(&'static str, $name)] = &[$(($text, $name::$variant)),+];
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            pub fn from_name(name: &str) -> Option<Self> {
+                Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+            }
+        }
+    };
+}
+
+/// A whole dataset: global users plus any number of events. Serialised, it
+/// is the dataset document `export` writes (without its `format` and
+/// `version` header); every field is written, defaults included.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Dataset {
     pub users: Vec<User>,
     pub events: Vec<Event>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct User {
     pub code: String,
     pub name: String,
@@ -84,11 +154,36 @@ pub struct User {
     pub timezone: String,
     pub is_administrator: bool,
     /// Lower-case hex SHA-256 digests of the user's API tokens. Clear tokens
-    /// are hashed on import and never stored.
+    /// are hashed on import and never stored; written as `sha256:HEX`.
+    #[serde(with = "token_hashes")]
     pub token_hashes: Vec<String>,
 }
 
-#[derive(Debug, Clone)]
+/// `token_hashes` carry their algorithm in the document: `sha256:HEX`.
+mod token_hashes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    const PREFIX: &str = "sha256:";
+
+    pub fn serialize<S: Serializer>(hashes: &[String], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(hashes.iter().map(|h| format!("{PREFIX}{h}")))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<String>, D::Error> {
+        let written = Vec::<String>::deserialize(deserializer)?;
+        Ok(written
+            .into_iter()
+            .map(|h| h.strip_prefix(PREFIX).map(str::to_string).unwrap_or(h))
+            .collect())
+    }
+}
+
+/// An event with everything in it. Storage keeps the lists as one record
+/// per item (see `storage::records`) and the rest as the event's own record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Event {
     pub slug: String,
     pub name: I18n,
@@ -114,41 +209,26 @@ pub struct Event {
 }
 
 /// The released current schedule.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Schedule {
     pub version: String,
+    #[serde(with = "timestamp::option")]
     pub published: Option<Timestamp>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OtherReviews {
-    Always,
-    AfterReview,
-    Never,
+closed_set! {
+    /// When a reviewer may read other reviewers' reviews.
+    OtherReviews { Always = "always", AfterReview = "after_review", Never = "never" }
 }
 
-impl OtherReviews {
-    pub const ALL: [(&'static str, OtherReviews); 3] = [
-        ("always", OtherReviews::Always),
-        ("after_review", OtherReviews::AfterReview),
-        ("never", OtherReviews::Never),
-    ];
+closed_set! {
+    /// Which proposals reviewers see during the phase.
+    ProposalVisibility { All = "all", Assigned = "assigned" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProposalVisibility {
-    All,
-    Assigned,
-}
-
-impl ProposalVisibility {
-    pub const ALL: [(&'static str, ProposalVisibility); 2] = [
-        ("all", ProposalVisibility::All),
-        ("assigned", ProposalVisibility::Assigned),
-    ];
-}
-
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ReviewPhase {
     pub name: String,
     pub can_see_speaker_names: bool,
@@ -170,7 +250,8 @@ impl Default for ReviewPhase {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Team {
     pub name: String,
     /// User codes.
@@ -182,28 +263,34 @@ pub struct Team {
     pub limit_tracks: Vec<i64>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SubmissionType {
     pub id: i64,
     pub name: I18n,
     pub default_duration: i64,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Track {
     pub id: i64,
     pub name: I18n,
     pub color: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Availability {
     pub id: i64,
+    #[serde(with = "timestamp")]
     pub start: Timestamp,
+    #[serde(with = "timestamp")]
     pub end: Timestamp,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Room {
     pub id: i64,
     pub guid: Option<String>,
@@ -215,7 +302,8 @@ pub struct Room {
     pub availabilities: Vec<Availability>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Tag {
     pub id: i64,
     pub tag: String,
@@ -224,47 +312,63 @@ pub struct Tag {
     pub is_public: bool,
 }
 
-pub const VARIANTS: [&str; 10] = [
-    "number",
-    "string",
-    "text",
-    "url",
-    "date",
-    "datetime",
-    "boolean",
-    "file",
-    "choices",
-    "multiple_choice",
-];
-pub const TARGETS: [&str; 3] = ["submission", "speaker", "reviewer"];
-pub const QUESTION_REQUIRED: [&str; 3] = ["optional", "required", "after_deadline"];
-pub const STATES: [&str; 6] = [
-    "submitted",
-    "accepted",
-    "rejected",
-    "confirmed",
-    "canceled",
-    "withdrawn",
-];
+closed_set! {
+    /// What kind of answer a question takes.
+    QuestionVariant {
+        Number = "number",
+        String = "string",
+        Text = "text",
+        Url = "url",
+        Date = "date",
+        Datetime = "datetime",
+        Boolean = "boolean",
+        File = "file",
+        Choices = "choices",
+        MultipleChoice = "multiple_choice",
+    }
+}
 
-#[derive(Debug, Clone)]
+closed_set! {
+    /// Whom a question asks about.
+    QuestionTarget { Submission = "submission", Speaker = "speaker", Reviewer = "reviewer" }
+}
+
+closed_set! {
+    /// Whether a question must be answered.
+    QuestionRequired { Optional = "optional", Required = "required", AfterDeadline = "after_deadline" }
+}
+
+closed_set! {
+    /// A submission's state in the review process.
+    SubmissionState {
+        Submitted = "submitted",
+        Accepted = "accepted",
+        Rejected = "rejected",
+        Confirmed = "confirmed",
+        Canceled = "canceled",
+        Withdrawn = "withdrawn",
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct QuestionOption {
     pub id: i64,
     pub answer: I18n,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Question {
     pub id: i64,
-    /// One of [`VARIANTS`].
-    pub variant: String,
-    /// One of [`TARGETS`].
-    pub target: String,
+    pub variant: QuestionVariant,
+    pub target: QuestionTarget,
     pub question: I18n,
     pub help_text: I18n,
-    /// One of [`QUESTION_REQUIRED`].
-    pub question_required: String,
+    pub question_required: QuestionRequired,
+    #[serde(with = "timestamp::option")]
     pub deadline: Option<Timestamp>,
+    #[serde(with = "timestamp::option")]
     pub freeze_after: Option<Timestamp>,
     pub options: Vec<QuestionOption>,
     pub default_answer: Option<String>,
@@ -280,35 +384,43 @@ pub struct Question {
 }
 
 /// A user's per-event speaker profile.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SpeakerProfile {
     pub user: String,
     pub biography: String,
     pub availabilities: Vec<Availability>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Anonymised {
     pub title: String,
+    #[serde(rename = "abstract")]
     pub abstract_: String,
     pub description: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Resource {
     pub resource: String,
     pub description: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Slot {
     pub room: Option<i64>,
+    #[serde(with = "timestamp::option")]
     pub start: Option<Timestamp>,
+    #[serde(with = "timestamp::option")]
     pub end: Option<Timestamp>,
     pub is_visible: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Submission {
     pub code: String,
     pub title: String,
@@ -316,9 +428,9 @@ pub struct Submission {
     pub speakers: Vec<String>,
     pub submission_type: i64,
     pub track: Option<i64>,
-    /// One of [`STATES`].
-    pub state: String,
-    pub pending_state: Option<String>,
+    pub state: SubmissionState,
+    pub pending_state: Option<SubmissionState>,
+    #[serde(rename = "abstract")]
     pub abstract_: String,
     pub description: String,
     pub notes: String,
@@ -329,6 +441,7 @@ pub struct Submission {
     pub is_featured: bool,
     pub content_locale: String,
     pub image: Option<String>,
+    #[serde(with = "timestamp")]
     pub created: Timestamp,
     /// Tag ids.
     pub tags: Vec<i64>,
@@ -341,7 +454,8 @@ pub struct Submission {
     pub slots: Vec<Slot>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Answer {
     pub id: i64,
     pub question: i64,
@@ -354,7 +468,8 @@ pub struct Answer {
     pub options: Vec<i64>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Review {
     pub id: i64,
     pub submission: String,
@@ -362,7 +477,9 @@ pub struct Review {
     pub user: String,
     pub text: String,
     pub score: Option<f64>,
+    #[serde(with = "timestamp")]
     pub created: Timestamp,
+    #[serde(with = "timestamp")]
     pub updated: Timestamp,
 }
 

@@ -50,11 +50,18 @@ impl std::fmt::Debug for Run {
 }
 
 impl Cli {
+    /// A fresh, empty database (`export` refuses a missing one).
     fn new() -> Self {
-        Cli {
+        let cli = Cli {
             dir: tempfile::tempdir().expect("temp dir"),
             db: common::TestDatabase::new(),
-        }
+        };
+        let empty = cli.write(
+            "empty.json",
+            &json!({"format": "cfp-dataset", "version": 1}),
+        );
+        cli.import_ok(&[&empty]);
+        cli
     }
 
     fn db(&self) -> String {
@@ -636,16 +643,37 @@ fn lists_and_objects_where_references_belong_are_problems() {
             ("/events/0/answers/2/question", json!([3])),
         ]),
         &[
-            ("events[0].answers[0].options[0]", "must be an integer, got a list"),
-            ("events[0].submissions[0].track", "must be an integer, got an object"),
+            (
+                "events[0].answers[0].options[0]",
+                "must be an integer, got a list",
+            ),
+            (
+                "events[0].submissions[0].track",
+                "must be an integer, got an object",
+            ),
             ("events[0].reviews[0].id", "got a list"),
             ("events[0].reviews[0].submission", "got an object"),
-            ("events[0].submissions[1].speakers[0]", "must be a user code, got a list"),
-            ("events[0].submissions[0].tags[0]", "must be an integer, got a list"),
-            ("events[0].teams[0].members[1]", "must be a user code, got an object"),
-            ("events[0].answers[2].question", "must be an integer, got a list"),
+            (
+                "events[0].submissions[1].speakers[0]",
+                "must be a user code, got a list",
+            ),
+            (
+                "events[0].submissions[0].tags[0]",
+                "must be an integer, got a list",
+            ),
+            (
+                "events[0].teams[0].members[1]",
+                "must be a user code, got an object",
+            ),
+            (
+                "events[0].answers[2].question",
+                "must be an integer, got a list",
+            ),
             // Answer 3 belongs to review 1, whose id is now broken.
-            ("events[0].answers[2].review", "review 1 does not exist in event \"mini\""),
+            (
+                "events[0].answers[2].review",
+                "review 1 does not exist in event \"mini\"",
+            ),
         ],
     );
 }

@@ -11,7 +11,9 @@ use std::sync::Arc;
 use confapi::cache::CatalogCache;
 use confapi::http::{AppState, Config};
 use confapi::model::Dataset;
-use confapi::storage::{self, BoxFuture, Loaded, Progress, Store, StoreError};
+use confapi::storage::{
+    self, BoxFuture, DataVersion, ImportSummary, Loaded, Progress, Store, StoreError,
+};
 
 #[derive(Default)]
 struct Counts {
@@ -25,9 +27,9 @@ struct CountingStore {
 }
 
 impl Store for CountingStore {
-    fn generation(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
+    fn version(&self) -> BoxFuture<'_, Result<DataVersion, StoreError>> {
         self.counts.generation.fetch_add(1, Ordering::SeqCst);
-        self.inner.generation()
+        self.inner.version()
     }
     fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>> {
         self.inner.event_count()
@@ -43,7 +45,7 @@ impl Store for CountingStore {
         &'a self,
         dataset: &'a Dataset,
         progress: Option<&'a Progress>,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
+    ) -> BoxFuture<'a, Result<ImportSummary, StoreError>> {
         self.inner.import(dataset, progress)
     }
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>> {
@@ -107,8 +109,17 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
         );
     }
 
-    // An import bumps the generation: the next request reloads once.
+    // Re-importing the same data changes nothing, so nothing reloads.
     inner.import(&dataset, None).await.unwrap();
+    get("/api/events/democon/talks/").await;
+    assert_eq!(counts.load.load(Ordering::SeqCst), 1);
+
+    // A change bumps the generation: the next request reloads once.
+    let mut changed = dataset.clone();
+    changed.events[0].submissions[0]
+        .title
+        .push_str(" (updated)");
+    inner.import(&changed, None).await.unwrap();
     get("/api/events/democon/talks/").await;
     get("/api/events/democon/talks/").await;
     assert_eq!(counts.load.load(Ordering::SeqCst), 2);

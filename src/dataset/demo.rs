@@ -30,8 +30,9 @@ use fastrand::Rng;
 
 use crate::model::{
     hash_token, Anonymised, Answer, Availability, Dataset, Event, I18n, OtherReviews,
-    ProposalVisibility, Question, QuestionOption, Resource, Review, ReviewPhase, Room, Schedule,
-    Slot, SpeakerProfile, Submission, SubmissionType, Tag, Team, Timestamp, Track, User,
+    ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
+    QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
+    Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User,
 };
 
 #[derive(Debug, Clone)]
@@ -1473,11 +1474,12 @@ impl Generator {
             .enumerate()
             .map(|(position, template)| Question {
                 id: next_id(&mut self.ids.question),
-                variant: template.variant.to_string(),
-                target: template.target.to_string(),
+                variant: QuestionVariant::from_name(template.variant).expect("a known variant"),
+                target: QuestionTarget::from_name(template.target).expect("a known target"),
                 question: i18n(template.en, template.de),
                 help_text: I18n::en(template.help),
-                question_required: template.required.to_string(),
+                question_required: QuestionRequired::from_name(template.required)
+                    .expect("a known requirement"),
                 deadline: template.deadline.timestamp(),
                 freeze_after: template.freeze_after.timestamp(),
                 options: template
@@ -1751,8 +1753,9 @@ impl Generator {
             } else {
                 None
             },
-            state: state.to_string(),
-            pending_state: pending_state.map(str::to_string),
+            state: SubmissionState::from_name(state).expect("a known state"),
+            pending_state: pending_state
+                .map(|s| SubmissionState::from_name(s).expect("a known state")),
             abstract_,
             description,
             notes: if self.chance(0.4) {
@@ -1888,7 +1891,8 @@ impl Generator {
             let minutes = submission.duration.unwrap_or(default);
             // Some accepted talks are on the schedule but not visible yet;
             // a few of those are not even placed in a room.
-            let invisible = submission.state == "accepted" && (i == INVISIBLE || self.chance(0.25));
+            let invisible = submission.state == SubmissionState::Accepted
+                && (i == INVISIBLE || self.chance(0.25));
             if invisible && i != INVISIBLE && self.rng.bool() {
                 submission.slots.push(Slot {
                     room: None,
@@ -2352,7 +2356,7 @@ fn questions_for<'q>(questions: &'q [Question], target: &str) -> Vec<(usize, &'q
     questions
         .iter()
         .enumerate()
-        .filter(|(_, q)| q.target == target)
+        .filter(|(_, q)| q.target.as_str() == target)
         .collect()
 }
 
@@ -2488,7 +2492,7 @@ mod tests {
 
     use super::*;
     use crate::dataset::export;
-    use crate::model::{STATES, TARGETS, VARIANTS};
+    use crate::model::{QuestionTarget, QuestionVariant, SubmissionState};
 
     fn small() -> DemoOptions {
         DemoOptions {
@@ -2581,7 +2585,7 @@ mod tests {
         for event in &dataset.events {
             let states: HashSet<&str> =
                 event.submissions.iter().map(|s| s.state.as_str()).collect();
-            for state in STATES {
+            for state in SubmissionState::NAMES {
                 assert!(
                     states.contains(state),
                     "{} has no {state} submission",
@@ -2590,10 +2594,10 @@ mod tests {
             }
             let variants: HashSet<&str> =
                 event.questions.iter().map(|q| q.variant.as_str()).collect();
-            assert_eq!(variants.len(), VARIANTS.len());
+            assert_eq!(variants.len(), QuestionVariant::NAMES.len());
             let targets: HashSet<&str> =
                 event.questions.iter().map(|q| q.target.as_str()).collect();
-            assert_eq!(targets.len(), TARGETS.len());
+            assert_eq!(targets.len(), QuestionTarget::NAMES.len());
             let required: HashSet<&str> = event
                 .questions
                 .iter()
@@ -2610,7 +2614,7 @@ mod tests {
             for q in event
                 .questions
                 .iter()
-                .filter(|q| q.variant.contains("choice"))
+                .filter(|q| q.variant.as_str().contains("choice"))
             {
                 assert!(!q.options.is_empty(), "question {} has no options", q.id);
             }
@@ -2664,7 +2668,8 @@ mod tests {
         assert!(event.is_public && event.show_schedule && event.schedule.is_some());
 
         let public_talk = event.submissions.iter().any(|s| {
-            s.state == "confirmed" && s.slots.iter().any(|sl| sl.is_visible && sl.start.is_some())
+            s.state == SubmissionState::Confirmed
+                && s.slots.iter().any(|sl| sl.is_visible && sl.start.is_some())
         });
         assert!(public_talk, "no public talk");
         assert!(event
@@ -2766,7 +2771,7 @@ mod tests {
         assert!(event
             .submissions
             .iter()
-            .any(|s| s.speakers.contains(&speaker) && s.state == "confirmed"));
+            .any(|s| s.speakers.contains(&speaker) && s.state == SubmissionState::Confirmed));
         assert!(event.reviews.iter().any(|r| r.user == code("reviewer")));
         assert!(event
             .reviews

@@ -8,6 +8,8 @@ pub mod validate;
 
 pub use export::to_json;
 
+use std::collections::HashMap;
+
 use crate::model::Dataset;
 use validate::Problem;
 
@@ -15,17 +17,21 @@ use validate::Problem;
 /// A user given twice must be given the same way; an event slug only once.
 pub fn merge(into: &mut Dataset, other: Dataset) -> Result<(), Vec<Problem>> {
     let mut problems = Vec::new();
+    let known: HashMap<String, usize> = into
+        .users
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.code.clone(), i))
+        .collect();
     for (i, user) in other.users.into_iter().enumerate() {
-        match into.users.iter().find(|u| u.code == user.code) {
-            Some(existing) if format!("{existing:?}") != format!("{user:?}") => {
-                problems.push(Problem {
-                    path: format!("users[{i}]"),
-                    message: format!(
-                        "user {:?} is also given, differently, in an earlier file",
-                        user.code
-                    ),
-                })
-            }
+        match known.get(&user.code) {
+            Some(&existing) if into.users[existing] != user => problems.push(Problem {
+                path: format!("users[{i}]"),
+                message: format!(
+                    "user {:?} is also given, differently, in an earlier file",
+                    user.code
+                ),
+            }),
             Some(_) => {}
             None => into.users.push(user),
         }

@@ -22,9 +22,9 @@ use serde_json::{Map, Value};
 use crate::domain::time::parse_rfc3339;
 use crate::model::{
     hash_token, Anonymised, Answer, Availability, Dataset, Event, I18n, OtherReviews,
-    ProposalVisibility, Question, QuestionOption, Resource, Review, ReviewPhase, Room, Schedule,
-    Slot, SpeakerProfile, Submission, SubmissionType, Tag, Team, Timestamp, Track, User,
-    QUESTION_REQUIRED, STATES, TARGETS, VARIANTS,
+    ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
+    QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
+    Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User,
 };
 
 /// One thing wrong with a document, at a JSON path.
@@ -318,16 +318,16 @@ impl<'v> Obj<'v> {
         self.req(cx, key, datetime).unwrap_or_default()
     }
 
-    /// One of a fixed list of strings (`default` when absent).
-    fn one_of(
+    /// One of a closed set of names (`default` when absent).
+    fn one_of<T: Copy>(
         &mut self,
         cx: &mut Cx,
         key: &'static str,
-        allowed: &[&str],
-        default: &str,
-    ) -> String {
-        self.opt(cx, key, default.to_string(), |cx, path, value| {
-            enum_str(cx, path, value, allowed)
+        table: &[(&str, T)],
+        default: T,
+    ) -> T {
+        self.opt(cx, key, default, |cx, path, value| {
+            choice(cx, path, value, table)
         })
     }
 
@@ -827,7 +827,7 @@ struct Scope {
 /// What an answer needs to know about its question.
 struct QuestionRef {
     /// `None` when the question's own target is invalid (already reported).
-    target: Option<String>,
+    target: Option<QuestionTarget>,
     options: HashSet<i64>,
 }
 
@@ -1025,13 +1025,13 @@ fn review_phase(cx: &mut Cx, path: &str, v: &Value) -> Option<ReviewPhase> {
             cx,
             "can_see_other_reviews",
             defaults.can_see_other_reviews,
-            |cx, p, v| choice(cx, p, v, &OtherReviews::ALL),
+            |cx, p, v| choice(cx, p, v, OtherReviews::ALL),
         ),
         proposal_visibility: o.opt(
             cx,
             "proposal_visibility",
             defaults.proposal_visibility,
-            |cx, p, v| choice(cx, p, v, &ProposalVisibility::ALL),
+            |cx, p, v| choice(cx, p, v, ProposalVisibility::ALL),
         ),
     };
     o.finish(cx);
@@ -1179,15 +1179,25 @@ fn team(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Team> {
 fn question(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Question> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "question"));
-    let variant = o.one_of(cx, "variant", &VARIANTS, "string");
+    let variant = o.one_of(cx, "variant", QuestionVariant::ALL, QuestionVariant::String);
     let target_ok = o
         .map
         .get("target")
-        .is_none_or(|t| t.as_str().is_some_and(|t| TARGETS.contains(&t)));
-    let target = o.one_of(cx, "target", &TARGETS, "submission");
+        .is_none_or(|t| t.as_str().and_then(QuestionTarget::from_name).is_some());
+    let target = o.one_of(
+        cx,
+        "target",
+        QuestionTarget::ALL,
+        QuestionTarget::Submission,
+    );
     let question = o.req_i18n(cx, "question");
     let help_text = o.i18n(cx, "help_text");
-    let question_required = o.one_of(cx, "question_required", &QUESTION_REQUIRED, "optional");
+    let question_required = o.one_of(
+        cx,
+        "question_required",
+        QuestionRequired::ALL,
+        QuestionRequired::Optional,
+    );
     let deadline = o.nullable(cx, "deadline", datetime);
     let freeze_after = o.nullable(cx, "freeze_after", datetime);
     let options = o.list(cx, "options", |cx, p, v| {
@@ -1220,7 +1230,7 @@ fn question(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Que
     // Answers check their owner against the target, and their options.
     if let Some(id) = id {
         let reference = QuestionRef {
-            target: target_ok.then(|| target.clone()),
+            target: target_ok.then_some(target),
             options: options.iter().filter_map(|(id, _)| *id).collect(),
         };
         scope.questions.insert(id, reference);
@@ -1314,8 +1324,15 @@ fn submission(
         scope.submission_type(cx, p, v)
     });
     let track = o.nullable(cx, "track", |cx, p, v| scope.track(cx, p, v));
-    let state = o.one_of(cx, "state", &STATES, "submitted");
-    let pending_state = o.nullable(cx, "pending_state", |cx, p, v| enum_str(cx, p, v, &STATES));
+    let state = o.one_of(
+        cx,
+        "state",
+        SubmissionState::ALL,
+        SubmissionState::Submitted,
+    );
+    let pending_state = o.nullable(cx, "pending_state", |cx, p, v| {
+        choice(cx, p, v, SubmissionState::ALL)
+    });
     let abstract_ = o.opt_str(cx, "abstract", "");
     let description = o.opt_str(cx, "description", "");
     let notes = o.opt_str(cx, "notes", "");
@@ -1498,19 +1515,17 @@ fn answer(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Answer> {
     });
     let review = o.nullable(cx, "review", |cx, p, v| scope.review(cx, p, v));
     if let (Some((id, q)), [owner]) = (question, owners.as_slice()) {
-        let target = q.target.as_deref();
-        let expected = match target {
-            Some("submission") => Some("submission"),
-            Some("speaker") => Some("person"),
-            Some("reviewer") => Some("review"),
-            _ => None,
-        };
-        if let (Some(target), Some(expected)) = (target, expected.filter(|e| e != owner)) {
+        let expected = q.target.map(|target| match target {
+            QuestionTarget::Submission => "submission",
+            QuestionTarget::Speaker => "person",
+            QuestionTarget::Reviewer => "review",
+        });
+        if let (Some(target), Some(expected)) = (q.target, expected.filter(|e| e != owner)) {
             cx.err(
                 o.at(owner),
                 format!(
                     "question {id} has target {}, so the answer must set {}",
-                    quote(target),
+                    quote(target.as_str()),
                     quote(expected)
                 ),
             );
@@ -1824,7 +1839,7 @@ mod tests {
             (q.variant.as_str(), q.target.as_str()),
             ("string", "submission")
         );
-        assert_eq!(q.question_required, "optional");
+        assert_eq!(q.question_required, QuestionRequired::Optional);
         assert!(q.help_text.0.is_empty() && q.options.is_empty());
         assert_eq!(
             (q.deadline, q.freeze_after, q.default_answer.clone()),
@@ -2221,7 +2236,7 @@ mod tests {
             with("/events/0/submissions/0/state", json!(long)),
             vec![format!(
                 "events[0].submissions[0].state: must be one of {}, got \"{}\"…",
-                listing(&STATES),
+                listing(SubmissionState::NAMES),
                 "x".repeat(60)
             )]
         );
@@ -2623,27 +2638,27 @@ mod tests {
             (
                 "/events/0/submissions/0/state",
                 "events[0].submissions[0].state",
-                &STATES,
+                SubmissionState::NAMES,
             ),
             (
                 "/events/0/submissions/0/pending_state",
                 "events[0].submissions[0].pending_state",
-                &STATES,
+                SubmissionState::NAMES,
             ),
             (
                 "/events/0/questions/0/variant",
                 "events[0].questions[0].variant",
-                &VARIANTS,
+                QuestionVariant::NAMES,
             ),
             (
                 "/events/0/questions/0/target",
                 "events[0].questions[0].target",
-                &TARGETS,
+                QuestionTarget::NAMES,
             ),
             (
                 "/events/0/questions/0/question_required",
                 "events[0].questions[0].question_required",
-                &QUESTION_REQUIRED,
+                QuestionRequired::NAMES,
             ),
             (
                 "/events/0/review_phase/can_see_other_reviews",

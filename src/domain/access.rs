@@ -319,10 +319,10 @@ impl<'a> Access<'a> {
         if self.read_only(q) {
             return false;
         }
-        match q.question_required.as_str() {
-            "required" => true,
-            "after_deadline" => q.deadline.is_some_and(|d| d <= self.now),
-            _ => false,
+        match q.question_required {
+            QuestionRequired::Required => true,
+            QuestionRequired::AfterDeadline => q.deadline.is_some_and(|d| d <= self.now),
+            QuestionRequired::Optional => false,
         }
     }
 }

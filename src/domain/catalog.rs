@@ -125,7 +125,7 @@ impl EventData {
         let is_public_talk: Vec<bool> = subs
             .iter()
             .zip(&is_talk)
-            .map(|(s, &talk)| schedule_public && talk && s.state == "confirmed")
+            .map(|(s, &talk)| schedule_public && talk && s.state == SubmissionState::Confirmed)
             .collect();
         let talks_by_code = submissions_by_code
             .iter()
@@ -317,7 +317,8 @@ impl EventData {
 /// All users and events of one storage generation.
 #[derive(Debug, Default)]
 pub struct Catalog {
-    pub generation: i64,
+    /// The storage version this catalog was built from.
+    pub version: crate::storage::DataVersion,
     pub users: Users,
     /// SHA-256 hex of a token → user code.
     pub token_owner: HashMap<String, String>,
@@ -338,7 +339,11 @@ pub struct Catalog {
 pub type Users = HashMap<String, User>;
 
 impl Catalog {
-    pub fn new(generation: i64, users: Vec<User>, events: Vec<(Arc<EventData>, i64)>) -> Self {
+    pub fn new(
+        version: crate::storage::DataVersion,
+        users: Vec<User>,
+        events: Vec<(Arc<EventData>, i64)>,
+    ) -> Self {
         let mut token_owner = HashMap::default();
         for user in &users {
             for hash in &user.token_hashes {
@@ -380,7 +385,7 @@ impl Catalog {
             .collect();
         Catalog {
             speaker_names_lower,
-            generation,
+            version,
             users: users.into_iter().map(|u| (u.code.clone(), u)).collect(),
             token_owner,
             event_lookup: events

@@ -78,7 +78,7 @@ pub struct QuestionBrief<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<&'a str>,
+    pub target: Option<QuestionTarget>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<OptionView<'a>>>,
 }
@@ -137,7 +137,7 @@ pub struct SubmissionView<'a> {
     pub submission_type_id: i64,
     pub track: Option<&'a I18n>,
     pub track_id: Option<i64>,
-    pub state: &'a str,
+    pub state: SubmissionState,
     #[serde(rename = "abstract")]
     pub abstract_: &'a str,
     pub description: &'a str,
@@ -153,7 +153,7 @@ pub struct SubmissionView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pending_state: Option<Option<&'a str>>,
+    pub pending_state: Option<Option<SubmissionState>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -215,11 +215,11 @@ pub struct TagView<'a> {
 #[derive(Serialize)]
 pub struct QuestionView<'a> {
     pub id: i64,
-    pub variant: &'a str,
-    pub target: &'a str,
+    pub variant: QuestionVariant,
+    pub target: QuestionTarget,
     pub question: &'a I18n,
     pub help_text: &'a I18n,
-    pub question_required: &'a str,
+    pub question_required: QuestionRequired,
     pub deadline: Option<String>,
     pub required: bool,
     pub read_only: bool,
@@ -303,7 +303,7 @@ impl<'a> Renderer<'a> {
                 id: q.id,
                 question: &q.question,
                 required: in_submission.then(|| self.access.required(q)),
-                target: in_submission.then_some(q.target.as_str()),
+                target: in_submission.then_some(q.target),
                 options: in_submission.then(|| self.options(q, None)),
             },
             answer: &a.answer,
@@ -419,7 +419,7 @@ impl<'a> Renderer<'a> {
             submission_type_id: sub.submission_type,
             track: sub.track.and_then(|id| data.track(id)).map(|t| &t.name),
             track_id: sub.track,
-            state: &sub.state,
+            state: sub.state,
             abstract_: texts.abstract_,
             description: texts.description,
             duration: data.duration(sub),
@@ -439,7 +439,7 @@ impl<'a> Renderer<'a> {
                 .collect(),
             answers: self.nested_answers(data.answers_of_submission.get(&sub.code), selector, true),
             created: orga.then(|| self.dt(&sub.created)),
-            pending_state: orga.then_some(sub.pending_state.as_deref()),
+            pending_state: orga.then_some(sub.pending_state),
             notes: orga.then_some(sub.notes.as_str()),
             internal_notes: orga.then_some(sub.internal_notes.as_str()),
             tags,
@@ -527,11 +527,11 @@ impl<'a> Renderer<'a> {
         submission_types.sort_unstable();
         QuestionView {
             id: q.id,
-            variant: &q.variant,
-            target: &q.target,
+            variant: q.variant,
+            target: q.target,
             question: &q.question,
             help_text: &q.help_text,
-            question_required: &q.question_required,
+            question_required: q.question_required,
             deadline: self.opt_dt(&q.deadline),
             required: self.access.required(q),
             read_only: self.access.read_only(q),

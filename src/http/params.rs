@@ -102,10 +102,11 @@ impl Params {
     }
 
     /// One of a fixed list of values, matched exactly.
-    pub fn choice(&mut self, name: &str, choices: &[&str]) -> Option<String> {
+    /// One of a closed set, by its JSON name (`QuestionTarget::ALL` ...).
+    pub fn choice<T: Copy>(&mut self, name: &str, choices: &[(&str, T)]) -> Option<T> {
         let value = self.get(name)?.to_string();
-        if choices.contains(&value.as_str()) {
-            Some(value)
+        if let Some((_, choice)) = choices.iter().find(|(n, _)| *n == value) {
+            Some(*choice)
         } else {
             self.error(
                 name,

@@ -8,7 +8,7 @@ use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, path_id, Params};
 use super::{json, ApiResult, Endpoint};
-use crate::model::{Question, TARGETS, VARIANTS};
+use crate::model::{Question, QuestionTarget, QuestionVariant};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -50,8 +50,8 @@ fn visible<'a>(ctx: &'a EventContext, access: &crate::domain::access::Access) ->
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let terms = params.search_terms();
-    let target = params.choice("target", &TARGETS);
-    let variant = params.choice("variant", &VARIANTS);
+    let target = params.choice("target", QuestionTarget::ALL);
+    let variant = params.choice("variant", QuestionVariant::ALL);
     let is_public = params.boolean("is_public");
     let to_reviewers = params.boolean("is_visible_to_reviewers");
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
@@ -64,8 +64,8 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
                 .as_ref()
                 .is_none_or(|t| matches_all_terms(t, q.question.texts()))
         })
-        .filter(|q| target.as_ref().is_none_or(|t| *t == q.target))
-        .filter(|q| variant.as_ref().is_none_or(|v| *v == q.variant))
+        .filter(|q| target.is_none_or(|t| t == q.target))
+        .filter(|q| variant.is_none_or(|v| v == q.variant))
         .filter(|q| is_public.is_none_or(|p| p == q.is_public))
         .filter(|q| to_reviewers.is_none_or(|r| r == q.is_visible_to_reviewers))
         .collect();

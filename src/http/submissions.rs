@@ -10,7 +10,7 @@ use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{digits_id, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Access;
-use crate::model::{Submission, STATES};
+use crate::model::{Submission, SubmissionState};
 
 const LIST_PARAMS: &[(&str, &str)] = &[
     (
@@ -81,7 +81,7 @@ fn in_set(access: &Access, i: usize, kind: Kind) -> bool {
 
 struct Filters {
     terms: Option<Vec<String>>,
-    states: Vec<String>,
+    states: Vec<SubmissionState>,
     submission_type: Option<i64>,
     content_locale: Option<String>,
     is_featured: Option<bool>,
@@ -89,18 +89,19 @@ struct Filters {
 
 impl Filters {
     fn parse(params: &mut Params, ctx: &EventContext) -> Self {
-        let states: Vec<String> = params
-            .get_all("state")
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        for state in &states {
-            if !STATES.contains(&state.as_str()) {
-                params.error(
-                    "state",
-                    format!("Select a valid choice. {state} is not one of the available choices."),
-                );
+        let mut states = Vec::new();
+        let mut invalid = Vec::new();
+        for name in params.get_all("state") {
+            match SubmissionState::from_name(name) {
+                Some(state) => states.push(state),
+                None => invalid.push(name.to_string()),
             }
+        }
+        for state in invalid {
+            params.error(
+                "state",
+                format!("Select a valid choice. {state} is not one of the available choices."),
+            );
         }
         let submission_type = match params.get("submission_type").map(str::to_string) {
             None => None,

@@ -1,25 +1,30 @@
 //! Storage: where datasets live between processes.
 //!
 //! The HTTP layer never queries the database row by row. It serves from an
-//! immutable in-memory snapshot (`crate::catalog`), and storage only has to
-//! answer four questions, each with a fixed number of queries however large
-//! the data is:
+//! immutable in-memory snapshot (`crate::domain::catalog`), and storage only
+//! has to answer a few questions, each with a fixed number of queries
+//! however large the data is:
 //!
-//! * `generation`: has anything changed? (one query, asked per request)
-//! * `load`: the users, and every event changed since the caller's snapshot,
-//!   read in one consistent read transaction (one query per table);
-//! * `import`: replace events and upsert users, atomically, bumping the
-//!   generation;
+//! * `version`: has anything changed? The database's identity (made once,
+//!   when its schema is created) and its generation (increased by every
+//!   import that changes something).
+//! * `load`: the users, and every event changed since the caller's
+//!   snapshot, read in one consistent read transaction;
+//! * `import`: replace events and upsert users, atomically, writing only the
+//!   records that changed;
 //! * `export`: the stored data as a dataset.
 //!
-//! The mapping between model and rows is written once (`rows`), executed by
-//! one SQL store (`sql`) on either database; what differs between SQLite and
-//! PostgreSQL (schema, placeholders, connection setup, isolation) stays in
-//! their modules.
+//! Data is kept as records (`records`): one row per user, per event, and per
+//! item of an event's lists (a submission, an answer, a review, ...), each a
+//! JSON body in the dataset's own form. What to write is worked out once,
+//! independent of the database (`plan`); the two stores, `sqlite` and
+//! `postgres`, only run it with their own SQL on sqlx's typed pools.
 
+mod import;
+mod load;
+pub mod plan;
 pub mod postgres;
-pub mod rows;
-pub mod sql;
+pub mod records;
 pub mod sqlite;
 
 use std::collections::HashMap;
@@ -32,21 +37,23 @@ use crate::model::{Dataset, Event, User};
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// Import progress: (rows written, rows in all).
+/// Import progress: (records written, records to write).
 pub type Progress = dyn Fn(u64, u64) + Send + Sync;
 
 #[derive(Debug)]
 pub enum StoreError {
     /// The database cannot be reached or answered with an error; the
-    /// server answers 503 and retries on the next request.
+    /// server answers 503 and tries again later.
     Unavailable(String),
     /// The stored data is not what this program wrote (a bug or a manual edit).
     Corrupt(String),
-    /// A bad `--db` URL or an unsupported scheme.
+    /// A bad `--db` URL, a missing database, or a database this version
+    /// cannot use.
     Config(String),
-    /// The database refused the data (a constraint, e.g. an e-mail address
-    /// that another stored user already has).
-    Rejected(String),
+    /// The database refused the data: each problem with the JSON path of
+    /// the record in the imported dataset (e.g. an e-mail address that a
+    /// stored user already has).
+    Rejected(Vec<crate::dataset::validate::Problem>),
 }
 
 impl std::fmt::Display for StoreError {
@@ -55,7 +62,13 @@ impl std::fmt::Display for StoreError {
             StoreError::Unavailable(m) => write!(f, "database unavailable: {m}"),
             StoreError::Corrupt(m) => write!(f, "stored data is inconsistent: {m}"),
             StoreError::Config(m) => write!(f, "{m}"),
-            StoreError::Rejected(m) => write!(f, "the database refused the data: {m}"),
+            StoreError::Rejected(problems) => {
+                write!(f, "the dataset conflicts with the stored data:")?;
+                for problem in problems {
+                    write!(f, "\n{problem}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -73,10 +86,25 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(err: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Unavailable(format!("cannot migrate the schema: {err}"))
+    }
+}
+
+/// Which state of which database: a database replaced by another (a new
+/// SQLite file, a restored PostgreSQL) has another identity, even where the
+/// generation happens to be the same.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DataVersion {
+    pub identity: String,
+    pub generation: i64,
+}
+
 /// What `load` returns: everything needed to rebuild the serving snapshot.
 #[derive(Debug, Default)]
 pub struct Loaded {
-    pub generation: i64,
+    pub version: DataVersion,
     pub users: Vec<User>,
     /// Every stored event's slug with the generation it was last written in.
     pub event_generations: Vec<(String, i64)>,
@@ -85,9 +113,21 @@ pub struct Loaded {
     pub changed_events: Vec<Event>,
 }
 
+/// What an import changed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ImportSummary {
+    /// The generation after the import; unchanged when nothing changed.
+    pub generation: i64,
+    /// Slugs of the events that were written (new or changed).
+    pub changed_events: Vec<String>,
+    /// Records (users, events and event items) inserted, updated or deleted.
+    pub records_written: u64,
+}
+
 pub trait Store: Send + Sync {
-    /// The generation of the stored data; every import increases it.
-    fn generation(&self) -> BoxFuture<'_, Result<i64, StoreError>>;
+    /// The database's identity and generation; every import that changes
+    /// something increases the generation.
+    fn version(&self) -> BoxFuture<'_, Result<DataVersion, StoreError>>;
 
     /// How many events are stored.
     fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>>;
@@ -100,13 +140,13 @@ pub trait Store: Send + Sync {
     ) -> BoxFuture<'a, Result<Loaded, StoreError>>;
 
     /// Upserts the users and replaces each event of the same slug
-    /// (case-insensitively), all in one transaction. `progress` is told the
-    /// rows written so far and the total.
+    /// (case-insensitively), all in one transaction, writing only what
+    /// changed. `progress` is told the records written so far and the total.
     fn import<'a>(
         &'a self,
         dataset: &'a Dataset,
         progress: Option<&'a Progress>,
-    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    ) -> BoxFuture<'a, Result<ImportSummary, StoreError>>;
 
     /// Everything stored, or only the named events (with all users).
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>>;
@@ -122,6 +162,9 @@ pub struct DbSettings {
     /// Longest a statement may run (PostgreSQL `statement_timeout`, SQLite
     /// busy timeout).
     pub statement_timeout: Duration,
+    /// Create a missing SQLite database file (`import`, `serve --demo`);
+    /// otherwise a missing file is an error, not a silently empty database.
+    pub create_if_missing: bool,
 }
 
 impl Default for DbSettings {
@@ -130,27 +173,34 @@ impl Default for DbSettings {
             pool_size: 8,
             connect_timeout: Duration::from_secs(3),
             statement_timeout: Duration::from_secs(30),
+            create_if_missing: true,
         }
     }
 }
 
-/// Opens the database named by `url` with default settings.
+/// Opens the database named by `url` with default settings, creating it
+/// when missing.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     open_with(url, &DbSettings::default()).await
 }
 
 /// Opens the database named by `url` (`sqlite://FILE` or
-/// `postgres://user@host:port/db`), creating and migrating it when needed.
+/// `postgres://user@host:port/db`) and brings its schema up to date.
 pub async fn open_with(url: &str, settings: &DbSettings) -> Result<Arc<dyn Store>, StoreError> {
-    static DRIVERS: std::sync::Once = std::sync::Once::new();
-    DRIVERS.call_once(sqlx::any::install_default_drivers);
     if url.starts_with("sqlite:") {
-        Ok(Arc::new(sqlite::open(url, settings).await?))
+        Ok(Arc::new(sqlite::SqliteStore::open(url, settings).await?))
     } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        Ok(Arc::new(postgres::open(url, settings).await?))
+        Ok(Arc::new(postgres::PgStore::open(url, settings).await?))
     } else {
         Err(StoreError::Config(format!(
             "unsupported database URL {url:?}: use sqlite://FILE or postgres://USER@HOST:PORT/DB"
         )))
     }
 }
+
+/// The message for a database written by confapi before records: its
+/// tables cannot be read any more, and nothing is changed in it.
+pub(crate) const OLD_SCHEMA: &str = "this database was written by an older confapi \
+    (normalised tables, before events were stored as records) and cannot be used by this \
+    version; nothing was changed in it. Export it with the older confapi and import the \
+    file into a new database, or import your datasets into a new database";

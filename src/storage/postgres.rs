@@ -1,40 +1,385 @@
 //! PostgreSQL: the shared store for many stateless replicas. Readers load
-//! in REPEATABLE READ transactions, so a replica sees an import whole or
-//! not at all; a statement timeout and a bounded pool wait keep requests
-//! from hanging when the database is slow or gone.
+//! in REPEATABLE READ transactions, so a replica sees an import whole or not
+//! at all; imports lock the `store` row first, so concurrent imports queue.
+//! A statement timeout and a bounded pool wait keep requests from hanging
+//! when the database is slow or gone.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::Executor;
+use futures_util::TryStreamExt;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
+use sqlx::{Executor, PgPool, Row};
 
-use super::sql::{Dialect, SqlStore};
-use super::{DbSettings, StoreError};
+use super::import::{self, ImportTx};
+use super::load::{self, EventRow, ReadTx};
+use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
+use super::records::{self, EventAssembler, Kind, Record};
+use super::{
+    BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
+    OLD_SCHEMA,
+};
+use crate::model::{Dataset, User};
 
-/// Schema versions, applied in order and recorded in `schema_migrations`.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("migrations/postgres/0001_schema.sql"))];
+type Result<T> = std::result::Result<T, StoreError>;
 
-pub async fn open(url: &str, settings: &DbSettings) -> Result<SqlStore, StoreError> {
-    let options = AnyConnectOptions::from_str(url)
-        .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
-    let statement_ms = settings.statement_timeout.as_millis();
-    let pool = AnyPoolOptions::new()
-        .max_connections(settings.pool_size)
-        .min_connections(0)
-        .acquire_timeout(settings.connect_timeout)
-        // A dead pooled connection costs one retried query (see
-        // SqlStore::generation) rather than a ping before every request.
-        .test_before_acquire(false)
-        .after_connect(move |conn, _| {
-            Box::pin(async move {
-                conn.execute(format!("SET statement_timeout = {statement_ms}").as_str())
-                    .await?;
-                conn.execute("SET TIME ZONE 'UTC'").await?;
-                Ok(())
+pub struct PgStore {
+    pool: PgPool,
+}
+
+/// A transaction of this store, read or write.
+struct Tx(sqlx::Transaction<'static, sqlx::Postgres>);
+
+impl PgStore {
+    pub async fn open(url: &str, settings: &DbSettings) -> Result<Self> {
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
+        let statement_ms = settings.statement_timeout.as_millis();
+        let pool = PgPoolOptions::new()
+            .max_connections(settings.pool_size)
+            .min_connections(0)
+            .acquire_timeout(settings.connect_timeout)
+            // A dead pooled connection costs one failed query, which the
+            // caller retries, rather than a ping before every query.
+            .test_before_acquire(false)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    conn.execute(format!("SET statement_timeout = {statement_ms}").as_str())
+                        .await?;
+                    conn.execute("SET TIME ZONE 'UTC'").await?;
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}")))?;
+        let old: Option<i32> = sqlx::query_scalar(
+            "SELECT 1 FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_name = 'schema_migrations'",
+        )
+        .fetch_optional(&pool)
+        .await?;
+        if old.is_some() {
+            return Err(StoreError::Config(OLD_SCHEMA.to_string()));
+        }
+        // sqlx takes an advisory lock, so replicas starting together do
+        // not migrate at the same time.
+        sqlx::migrate!("src/storage/migrations/postgres")
+            .run(&pool)
+            .await?;
+        Ok(PgStore { pool })
+    }
+
+    async fn read(&self, wanted: impl Fn(&str, i64) -> bool + Send) -> Result<Loaded> {
+        let mut tx = Tx(self.pool.begin().await?);
+        tx.0.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .await?;
+        let loaded = load::run(&mut tx, wanted).await?;
+        tx.0.commit().await?;
+        Ok(loaded)
+    }
+
+    async fn import_dataset(
+        &self,
+        dataset: &Dataset,
+        progress: Option<&Progress>,
+    ) -> Result<ImportSummary> {
+        let mut tx = Tx(self.pool.begin().await?);
+        // One import at a time: the next waits here for this one's commit.
+        tx.0.execute("SELECT 1 FROM store WHERE id = 1 FOR UPDATE")
+            .await?;
+        let summary = import::run(&mut tx, dataset, progress).await?;
+        tx.0.commit().await?;
+        Ok(summary)
+    }
+}
+
+fn version_of(row: &PgRow) -> Result<DataVersion> {
+    Ok(DataVersion {
+        identity: row.try_get("identity")?,
+        generation: row.try_get("generation")?,
+    })
+}
+
+const VERSION: &str = "SELECT identity, generation FROM store WHERE id = 1";
+
+impl ReadTx for Tx {
+    async fn version(&mut self) -> Result<DataVersion> {
+        version_of(&sqlx::query(VERSION).fetch_one(&mut *self.0).await?)
+    }
+
+    async fn events(&mut self) -> Result<Vec<EventRow>> {
+        sqlx::query("SELECT id, slug, generation, body::text AS body FROM events ORDER BY slug")
+            .fetch_all(&mut *self.0)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(EventRow {
+                    id: row.try_get("id")?,
+                    slug: row.try_get("slug")?,
+                    generation: row.try_get("generation")?,
+                    body: row.try_get("body")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn users(&mut self) -> Result<Vec<User>> {
+        let mut rows =
+            sqlx::query("SELECT body::text AS body FROM users ORDER BY code").fetch(&mut *self.0);
+        let mut users = Vec::new();
+        while let Some(row) = rows.try_next().await? {
+            users.push(records::parse_user(row.try_get("body")?)?);
+        }
+        Ok(users)
+    }
+
+    async fn records(&mut self, assemblers: &mut HashMap<i64, EventAssembler>) -> Result<()> {
+        let ids: Vec<i64> = assemblers.keys().copied().collect();
+        let mut rows = sqlx::query(
+            "SELECT event, kind, position, body::text AS body FROM records WHERE event = ANY($1)",
+        )
+        .bind(ids)
+        .fetch(&mut *self.0);
+        while let Some(row) = rows.try_next().await? {
+            let event: i64 = row.try_get("event")?;
+            let kind = records::kind(row.try_get("kind")?)?;
+            if let Some(assembler) = assemblers.get_mut(&event) {
+                assembler.add(kind, row.try_get("position")?, row.try_get("body")?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ImportTx for Tx {
+    async fn version(&mut self) -> Result<DataVersion> {
+        ReadTx::version(self).await
+    }
+
+    async fn stored_users(&mut self) -> Result<Vec<StoredUser>> {
+        sqlx::query("SELECT code, email_lower, hash FROM users")
+            .fetch_all(&mut *self.0)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(StoredUser {
+                    code: row.try_get("code")?,
+                    email_lower: row.try_get("email_lower")?,
+                    hash: row.try_get("hash")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn stored_events(&mut self) -> Result<Vec<StoredEvent>> {
+        sqlx::query("SELECT id, slug, hash FROM events")
+            .fetch_all(&mut *self.0)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(StoredEvent {
+                    id: row.try_get("id")?,
+                    slug: row.try_get("slug")?,
+                    hash: row.try_get("hash")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn stored_records(&mut self, ids: &[i64]) -> Result<HashMap<i64, Vec<StoredRecord>>> {
+        let mut out: HashMap<i64, Vec<StoredRecord>> = HashMap::new();
+        let mut rows = sqlx::query(
+            "SELECT event, kind, key, position, hash FROM records WHERE event = ANY($1)",
+        )
+        .bind(ids)
+        .fetch(&mut *self.0);
+        while let Some(row) = rows.try_next().await? {
+            out.entry(row.try_get("event")?)
+                .or_default()
+                .push(StoredRecord {
+                    kind: records::kind(row.try_get("kind")?)?,
+                    key: row.try_get("key")?,
+                    position: row.try_get("position")?,
+                    hash: row.try_get("hash")?,
+                });
+        }
+        Ok(out)
+    }
+
+    async fn upsert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO users (code, email_lower, hash, body) \
+             SELECT code, email_lower, hash, body::json \
+             FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[]) \
+             AS u (code, email_lower, hash, body) \
+             ON CONFLICT (code) DO UPDATE SET email_lower = excluded.email_lower, \
+             hash = excluded.hash, body = excluded.body",
+        )
+        .bind(users.iter().map(|u| u.code.as_str()).collect::<Vec<_>>())
+        .bind(
+            users
+                .iter()
+                .map(|u| u.email_lower.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(users.iter().map(|u| u.hash).collect::<Vec<_>>())
+        .bind(users.iter().map(|u| u.body.as_str()).collect::<Vec<_>>())
+        .execute(&mut *self.0)
+        .await
+        .map_err(import::unique_violation)?;
+        Ok(())
+    }
+
+    async fn write_event(&mut self, write: &EventWrite, generation: i64) -> Result<i64> {
+        Ok(match write.stored_id {
+            Some(id) => {
+                sqlx::query(
+                    "UPDATE events SET slug = $1, slug_lower = lower($1), generation = $2, \
+                     hash = $3, body = $4::json WHERE id = $5",
+                )
+                .bind(&write.slug)
+                .bind(generation)
+                .bind(write.hash)
+                .bind(&write.body)
+                .bind(id)
+                .execute(&mut *self.0)
+                .await?;
+                id
+            }
+            None => {
+                sqlx::query_scalar(
+                    "INSERT INTO events (slug, slug_lower, generation, hash, body) \
+                     VALUES ($1, lower($1), $2, $3, $4::json) RETURNING id",
+                )
+                .bind(&write.slug)
+                .bind(generation)
+                .bind(write.hash)
+                .bind(&write.body)
+                .fetch_one(&mut *self.0)
+                .await?
+            }
+        })
+    }
+
+    async fn delete_records(&mut self, event: i64, records: &[(Kind, String)]) -> Result<()> {
+        sqlx::query(
+            "DELETE FROM records AS r USING UNNEST($2::text[], $3::text[]) AS d (kind, key) \
+             WHERE r.event = $1 AND r.kind = d.kind AND r.key = d.key",
+        )
+        .bind(event)
+        .bind(
+            records
+                .iter()
+                .map(|(kind, _)| kind.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            records
+                .iter()
+                .map(|(_, key)| key.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn move_records(&mut self, event: i64, records: &[(Kind, String, i64)]) -> Result<()> {
+        sqlx::query(
+            "UPDATE records SET position = m.position \
+             FROM UNNEST($2::text[], $3::text[], $4::bigint[]) AS m (kind, key, position) \
+             WHERE records.event = $1 AND records.kind = m.kind AND records.key = m.key",
+        )
+        .bind(event)
+        .bind(
+            records
+                .iter()
+                .map(|(kind, _, _)| kind.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            records
+                .iter()
+                .map(|(_, key, _)| key.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            records
+                .iter()
+                .map(|(_, _, position)| *position)
+                .collect::<Vec<_>>(),
+        )
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn upsert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO records (event, kind, key, position, hash, body) \
+             SELECT $1, kind, key, position, hash, body::json \
+             FROM UNNEST($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) \
+             AS r (kind, key, position, hash, body) \
+             ON CONFLICT (event, kind, key) DO UPDATE SET position = excluded.position, \
+             hash = excluded.hash, body = excluded.body",
+        )
+        .bind(event)
+        .bind(records.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>())
+        .bind(records.iter().map(|r| r.key.as_str()).collect::<Vec<_>>())
+        .bind(records.iter().map(|r| r.position).collect::<Vec<_>>())
+        .bind(records.iter().map(|r| r.hash).collect::<Vec<_>>())
+        .bind(records.iter().map(|r| r.body.as_str()).collect::<Vec<_>>())
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn set_generation(&mut self, generation: i64) -> Result<()> {
+        sqlx::query("UPDATE store SET generation = $1 WHERE id = 1")
+            .bind(generation)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+}
+
+impl Store for PgStore {
+    fn version(&self) -> BoxFuture<'_, Result<DataVersion>> {
+        Box::pin(async move { version_of(&sqlx::query(VERSION).fetch_one(&self.pool).await?) })
+    }
+
+    fn event_count(&self) -> BoxFuture<'_, Result<i64>> {
+        Box::pin(async move {
+            Ok(sqlx::query_scalar("SELECT COUNT(*) FROM events")
+                .fetch_one(&self.pool)
+                .await?)
+        })
+    }
+
+    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded>> {
+        Box::pin(self.read(move |slug, generation| known.get(slug) != Some(&generation)))
+    }
+
+    fn import<'a>(
+        &'a self,
+        dataset: &'a Dataset,
+        progress: Option<&'a Progress>,
+    ) -> BoxFuture<'a, Result<ImportSummary>> {
+        Box::pin(self.import_dataset(dataset, progress))
+    }
+
+    fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {
+        Box::pin(async move {
+            let loaded = self
+                .read(|slug, _| {
+                    slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug))
+                })
+                .await?;
+            Ok(Dataset {
+                users: loaded.users,
+                events: loaded.changed_events,
             })
         })
-        .connect_with(options)
-        .await
-        .map_err(|e| StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}")))?;
-    SqlStore::new(pool, Dialect::Postgres).await
+    }
 }

@@ -1,44 +1,375 @@
 //! SQLite: the zero-setup store. WAL mode, so readers never wait for an
-//! import and a read transaction sees one committed state.
+//! import and a read transaction sees one committed state. Imports take the
+//! write lock up front (`BEGIN IMMEDIATE`), so concurrent imports queue
+//! instead of failing, and checkpoint the WAL afterwards, so the database
+//! file alone holds the data.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::Executor;
+use futures_util::TryStreamExt;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{Row, SqlitePool};
 
-use super::sql::{Dialect, SqlStore};
-use super::{DbSettings, StoreError};
+use super::import::{self, ImportTx};
+use super::load::{self, EventRow, ReadTx};
+use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
+use super::records::{self, EventAssembler, Kind, Record};
+use super::{
+    BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
+    OLD_SCHEMA,
+};
+use crate::model::{Dataset, User};
 
-/// Schema versions, applied in order and recorded in `schema_migrations`.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("migrations/sqlite/0001_schema.sql"))];
+type Result<T> = std::result::Result<T, StoreError>;
 
-pub async fn open(url: &str, settings: &DbSettings) -> Result<SqlStore, StoreError> {
-    // Create the file on first use.
-    let url = if url.contains('?') || url.contains(":memory:") {
-        url.to_string()
-    } else {
-        format!("{url}?mode=rwc")
-    };
-    let options = AnyConnectOptions::from_str(&url)
-        .map_err(|e| StoreError::Config(format!("bad SQLite URL {url:?}: {e}")))?;
-    let busy_ms = settings.statement_timeout.as_millis();
-    let pool = AnyPoolOptions::new()
-        .max_connections(settings.pool_size)
-        .acquire_timeout(settings.connect_timeout)
-        // An in-process database cannot drop connections: skip the ping.
-        .test_before_acquire(false)
-        .after_connect(move |conn, _| {
-            Box::pin(async move {
-                conn.execute("PRAGMA journal_mode = WAL").await?;
-                conn.execute("PRAGMA synchronous = NORMAL").await?;
-                conn.execute("PRAGMA foreign_keys = ON").await?;
-                conn.execute(format!("PRAGMA busy_timeout = {busy_ms}").as_str())
-                    .await?;
-                Ok(())
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+/// A transaction of this store, read or write.
+struct Tx(sqlx::Transaction<'static, sqlx::Sqlite>);
+
+impl SqliteStore {
+    pub async fn open(url: &str, settings: &DbSettings) -> Result<Self> {
+        let options = SqliteConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Config(format!("bad SQLite URL {url:?}: {e}")))?
+            .create_if_missing(settings.create_if_missing)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(settings.statement_timeout)
+            // Room for the records index while an import inserts a million
+            // rows in random key order (the default is 2 MB).
+            .pragma("cache_size", "-65536");
+        let file = options.get_filename().to_path_buf();
+        let in_memory = file.as_os_str().is_empty() || file.as_os_str() == ":memory:";
+        if !settings.create_if_missing && !in_memory && !file.exists() {
+            return Err(StoreError::Config(format!(
+                "no database at {}: `confapi import FILE --db {url}` creates one \
+                 (or `confapi serve --demo` for demo data)",
+                file.display()
+            )));
+        }
+        let pool = SqlitePoolOptions::new()
+            .max_connections(settings.pool_size)
+            .acquire_timeout(settings.connect_timeout)
+            // An in-process database cannot drop connections: skip the ping.
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("cannot open {url}: {e}")))?;
+        let old: Option<i64> = sqlx::query_scalar(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+        )
+        .fetch_optional(&pool)
+        .await?;
+        if old.is_some() {
+            return Err(StoreError::Config(OLD_SCHEMA.to_string()));
+        }
+        sqlx::migrate!("src/storage/migrations/sqlite")
+            .run(&pool)
+            .await?;
+        Ok(SqliteStore { pool })
+    }
+
+    async fn read(&self, wanted: impl Fn(&str, i64) -> bool + Send) -> Result<Loaded> {
+        // A deferred transaction: its first read fixes the snapshot (WAL).
+        let mut tx = Tx(self.pool.begin().await?);
+        let loaded = load::run(&mut tx, wanted).await?;
+        tx.0.commit().await?;
+        Ok(loaded)
+    }
+
+    async fn import_dataset(
+        &self,
+        dataset: &Dataset,
+        progress: Option<&Progress>,
+    ) -> Result<ImportSummary> {
+        let mut tx = Tx(self.pool.begin_with("BEGIN IMMEDIATE").await?);
+        let summary = import::run(&mut tx, dataset, progress).await?;
+        tx.0.commit().await?;
+        if summary.records_written > 0 {
+            // Move the import from the WAL into the database file, so that
+            // the file alone is a complete copy. A reader on an old snapshot
+            // may hold part of the WAL back; the next checkpoint takes it.
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(summary)
+    }
+}
+
+fn version_of(row: &SqliteRow) -> Result<DataVersion> {
+    Ok(DataVersion {
+        identity: row.try_get("identity")?,
+        generation: row.try_get("generation")?,
+    })
+}
+
+const VERSION: &str = "SELECT identity, generation FROM store WHERE id = 1";
+
+/// `(?, ?), (?, ?)`: `count` rows of `width` parameters.
+fn rows(count: usize, width: usize) -> String {
+    let row = format!("({})", vec!["?"; width].join(", "));
+    vec![row; count].join(", ")
+}
+
+impl ReadTx for Tx {
+    async fn version(&mut self) -> Result<DataVersion> {
+        version_of(&sqlx::query(VERSION).fetch_one(&mut *self.0).await?)
+    }
+
+    async fn events(&mut self) -> Result<Vec<EventRow>> {
+        sqlx::query("SELECT id, slug, generation, body FROM events ORDER BY slug")
+            .fetch_all(&mut *self.0)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(EventRow {
+                    id: row.try_get("id")?,
+                    slug: row.try_get("slug")?,
+                    generation: row.try_get("generation")?,
+                    body: row.try_get("body")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn users(&mut self) -> Result<Vec<User>> {
+        let mut rows = sqlx::query("SELECT body FROM users ORDER BY code").fetch(&mut *self.0);
+        let mut users = Vec::new();
+        while let Some(row) = rows.try_next().await? {
+            users.push(records::parse_user(row.try_get("body")?)?);
+        }
+        Ok(users)
+    }
+
+    async fn records(&mut self, assemblers: &mut HashMap<i64, EventAssembler>) -> Result<()> {
+        let ids = load::ids_json(assemblers.keys().copied());
+        let mut rows = sqlx::query(
+            "SELECT event, kind, position, body FROM records \
+             WHERE event IN (SELECT value FROM json_each(?1))",
+        )
+        .bind(ids)
+        .fetch(&mut *self.0);
+        while let Some(row) = rows.try_next().await? {
+            let event: i64 = row.try_get("event")?;
+            let kind = records::kind(row.try_get("kind")?)?;
+            if let Some(assembler) = assemblers.get_mut(&event) {
+                assembler.add(kind, row.try_get("position")?, row.try_get("body")?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ImportTx for Tx {
+    async fn version(&mut self) -> Result<DataVersion> {
+        ReadTx::version(self).await
+    }
+
+    async fn stored_users(&mut self) -> Result<Vec<StoredUser>> {
+        sqlx::query("SELECT code, email_lower, hash FROM users")
+            .fetch_all(&mut *self.0)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(StoredUser {
+                    code: row.try_get("code")?,
+                    email_lower: row.try_get("email_lower")?,
+                    hash: row.try_get("hash")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn stored_events(&mut self) -> Result<Vec<StoredEvent>> {
+        sqlx::query("SELECT id, slug, hash FROM events")
+            .fetch_all(&mut *self.0)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(StoredEvent {
+                    id: row.try_get("id")?,
+                    slug: row.try_get("slug")?,
+                    hash: row.try_get("hash")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn stored_records(&mut self, ids: &[i64]) -> Result<HashMap<i64, Vec<StoredRecord>>> {
+        let mut out: HashMap<i64, Vec<StoredRecord>> = HashMap::new();
+        let mut rows = sqlx::query(
+            "SELECT event, kind, key, position, hash FROM records \
+             WHERE event IN (SELECT value FROM json_each(?1))",
+        )
+        .bind(load::ids_json(ids.iter().copied()))
+        .fetch(&mut *self.0);
+        while let Some(row) = rows.try_next().await? {
+            out.entry(row.try_get("event")?)
+                .or_default()
+                .push(StoredRecord {
+                    kind: records::kind(row.try_get("kind")?)?,
+                    key: row.try_get("key")?,
+                    position: row.try_get("position")?,
+                    hash: row.try_get("hash")?,
+                });
+        }
+        Ok(out)
+    }
+
+    async fn upsert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO users (code, email_lower, hash, body) VALUES {} \
+             ON CONFLICT (code) DO UPDATE SET email_lower = excluded.email_lower, \
+             hash = excluded.hash, body = excluded.body",
+            rows(users.len(), 4)
+        );
+        let mut query = sqlx::query(&sql);
+        for user in users {
+            query = query
+                .bind(&user.code)
+                .bind(&user.email_lower)
+                .bind(user.hash)
+                .bind(&user.body);
+        }
+        query
+            .execute(&mut *self.0)
+            .await
+            .map_err(import::unique_violation)?;
+        Ok(())
+    }
+
+    async fn write_event(&mut self, write: &EventWrite, generation: i64) -> Result<i64> {
+        Ok(match write.stored_id {
+            Some(id) => {
+                sqlx::query(
+                    "UPDATE events SET slug = ?1, slug_lower = lower(?1), generation = ?2, \
+                     hash = ?3, body = ?4 WHERE id = ?5",
+                )
+                .bind(&write.slug)
+                .bind(generation)
+                .bind(write.hash)
+                .bind(&write.body)
+                .bind(id)
+                .execute(&mut *self.0)
+                .await?;
+                id
+            }
+            None => {
+                sqlx::query_scalar(
+                    "INSERT INTO events (slug, slug_lower, generation, hash, body) \
+                     VALUES (?1, lower(?1), ?2, ?3, ?4) RETURNING id",
+                )
+                .bind(&write.slug)
+                .bind(generation)
+                .bind(write.hash)
+                .bind(&write.body)
+                .fetch_one(&mut *self.0)
+                .await?
+            }
+        })
+    }
+
+    async fn delete_records(&mut self, event: i64, records: &[(Kind, String)]) -> Result<()> {
+        let sql = format!(
+            "DELETE FROM records WHERE event = ? AND (kind, key) IN (VALUES {})",
+            rows(records.len(), 2)
+        );
+        let mut query = sqlx::query(&sql).bind(event);
+        for (kind, key) in records {
+            query = query.bind(kind.as_str()).bind(key);
+        }
+        query.execute(&mut *self.0).await?;
+        Ok(())
+    }
+
+    async fn move_records(&mut self, event: i64, records: &[(Kind, String, i64)]) -> Result<()> {
+        let sql = format!(
+            "UPDATE records SET position = moved.column3 FROM (VALUES {}) AS moved \
+             WHERE records.event = ? AND records.kind = moved.column1 \
+             AND records.key = moved.column2",
+            rows(records.len(), 3)
+        );
+        let mut query = sqlx::query(&sql);
+        for (kind, key, position) in records {
+            query = query.bind(kind.as_str()).bind(key).bind(position);
+        }
+        query.bind(event).execute(&mut *self.0).await?;
+        Ok(())
+    }
+
+    async fn upsert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO records (event, kind, key, position, hash, body) VALUES {} \
+             ON CONFLICT (event, kind, key) DO UPDATE SET position = excluded.position, \
+             hash = excluded.hash, body = excluded.body",
+            rows(records.len(), 6)
+        );
+        let mut query = sqlx::query(&sql);
+        for record in records {
+            query = query
+                .bind(event)
+                .bind(record.kind.as_str())
+                .bind(&record.key)
+                .bind(record.position)
+                .bind(record.hash)
+                .bind(&record.body);
+        }
+        query.execute(&mut *self.0).await?;
+        Ok(())
+    }
+
+    async fn set_generation(&mut self, generation: i64) -> Result<()> {
+        sqlx::query("UPDATE store SET generation = ?1 WHERE id = 1")
+            .bind(generation)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+}
+
+impl Store for SqliteStore {
+    fn version(&self) -> BoxFuture<'_, Result<DataVersion>> {
+        Box::pin(async move { version_of(&sqlx::query(VERSION).fetch_one(&self.pool).await?) })
+    }
+
+    fn event_count(&self) -> BoxFuture<'_, Result<i64>> {
+        Box::pin(async move {
+            Ok(sqlx::query_scalar("SELECT COUNT(*) FROM events")
+                .fetch_one(&self.pool)
+                .await?)
+        })
+    }
+
+    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded>> {
+        Box::pin(self.read(move |slug, generation| known.get(slug) != Some(&generation)))
+    }
+
+    fn import<'a>(
+        &'a self,
+        dataset: &'a Dataset,
+        progress: Option<&'a Progress>,
+    ) -> BoxFuture<'a, Result<ImportSummary>> {
+        Box::pin(self.import_dataset(dataset, progress))
+    }
+
+    fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {
+        Box::pin(async move {
+            let loaded = self
+                .read(|slug, _| {
+                    slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug))
+                })
+                .await?;
+            Ok(Dataset {
+                users: loaded.users,
+                events: loaded.changed_events,
             })
         })
-        .connect_with(options)
-        .await
-        .map_err(|e| StoreError::Unavailable(format!("cannot open {url}: {e}")))?;
-    SqlStore::new(pool, Dialect::Sqlite).await
+    }
 }

@@ -1,0 +1,134 @@
+//! The import, written once: read what is stored, plan (`plan`), write the
+//! plan in batches. Each store supplies its statements through [`ImportTx`],
+//! run inside its own write transaction.
+
+use std::collections::HashMap;
+use std::future::Future;
+
+use super::plan::{self, EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
+use super::records::{Kind, Record};
+use super::{DataVersion, ImportSummary, Progress, StoreError};
+use crate::model::Dataset;
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// Items per statement: few statements, and below SQLite's limit of 32,766
+/// bound parameters at six per record.
+pub const BATCH: usize = 4096;
+
+/// The statements of one store, inside an import's write transaction. Each
+/// write gets a slice of at most [`BATCH`] items, to send in one statement.
+pub trait ImportTx: Send {
+    fn version(&mut self) -> impl Future<Output = Result<DataVersion>> + Send;
+    fn stored_users(&mut self) -> impl Future<Output = Result<Vec<StoredUser>>> + Send;
+    fn stored_events(&mut self) -> impl Future<Output = Result<Vec<StoredEvent>>> + Send;
+    /// Record fingerprints of the events `ids`, by event id.
+    fn stored_records(
+        &mut self,
+        ids: &[i64],
+    ) -> impl Future<Output = Result<HashMap<i64, Vec<StoredRecord>>>> + Send;
+    fn upsert_users(&mut self, users: &[UserWrite]) -> impl Future<Output = Result<()>> + Send;
+    /// Inserts or updates the event's own row; returns its id.
+    fn write_event(
+        &mut self,
+        write: &EventWrite,
+        generation: i64,
+    ) -> impl Future<Output = Result<i64>> + Send;
+    fn delete_records(
+        &mut self,
+        event: i64,
+        records: &[(Kind, String)],
+    ) -> impl Future<Output = Result<()>> + Send;
+    /// New list positions of records whose body is unchanged.
+    fn move_records(
+        &mut self,
+        event: i64,
+        records: &[(Kind, String, i64)],
+    ) -> impl Future<Output = Result<()>> + Send;
+    fn upsert_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+    ) -> impl Future<Output = Result<()>> + Send;
+    fn set_generation(&mut self, generation: i64) -> impl Future<Output = Result<()>> + Send;
+}
+
+/// Runs an import in `tx`; the caller commits. Nothing is written when
+/// nothing changed, and the generation then stays.
+pub async fn run<T: ImportTx>(
+    tx: &mut T,
+    dataset: &Dataset,
+    progress: Option<&Progress>,
+) -> Result<ImportSummary> {
+    let version = tx.version().await?;
+    let stored_users = tx.stored_users().await?;
+    let stored_events = tx.stored_events().await?;
+    let replaced = plan::replaced_ids(&stored_events, dataset);
+    let stored_records = if replaced.is_empty() {
+        HashMap::new()
+    } else {
+        tx.stored_records(&replaced).await?
+    };
+    let started = std::time::Instant::now();
+    let plan = plan::import(&stored_users, &stored_events, &stored_records, dataset)
+        .map_err(StoreError::Rejected)?;
+    tracing::debug!(elapsed = ?started.elapsed(), writes = plan.writes(), "import planned");
+    if plan.is_empty() {
+        return Ok(ImportSummary {
+            generation: version.generation,
+            ..ImportSummary::default()
+        });
+    }
+    let generation = version.generation + 1;
+    let total = plan.writes();
+    let mut done = 0u64;
+    let mut tick = |n: usize| {
+        done += n as u64;
+        if let Some(progress) = progress {
+            progress(done, total);
+        }
+    };
+    for batch in plan.users.chunks(BATCH) {
+        tx.upsert_users(batch).await?;
+        tick(batch.len());
+    }
+    let mut changed_events = Vec::new();
+    for write in &plan.events {
+        let id = tx.write_event(write, generation).await?;
+        tick(1);
+        for batch in write.deletes.chunks(BATCH) {
+            tx.delete_records(id, batch).await?;
+            tick(batch.len());
+        }
+        for batch in write.moves.chunks(BATCH) {
+            tx.move_records(id, batch).await?;
+            tick(batch.len());
+        }
+        for batch in write.upserts.chunks(BATCH) {
+            tx.upsert_records(id, batch).await?;
+            tick(batch.len());
+        }
+        changed_events.push(write.slug.clone());
+    }
+    tx.set_generation(generation).await?;
+    tracing::debug!(elapsed = ?started.elapsed(), "import written");
+    Ok(ImportSummary {
+        generation,
+        changed_events,
+        records_written: total,
+    })
+}
+
+/// A unique e-mail address that planning did not catch (two users swapping
+/// addresses in one import) is a rejected dataset, not an outage.
+pub fn unique_violation(err: sqlx::Error) -> StoreError {
+    match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            StoreError::Rejected(vec![crate::dataset::validate::Problem {
+                path: "users".into(),
+                message: format!("two users would have the same e-mail address: {db}"),
+            }])
+        }
+        _ => err.into(),
+    }
+}

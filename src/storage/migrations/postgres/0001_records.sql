@@ -1,0 +1,45 @@
+-- Events stored as records: one row per user, per event, and per item of an
+-- event's lists, each body the item's JSON in the dataset format. Bodies are
+-- `json`, not `jsonb`: confapi reads them whole and never queries inside,
+-- and `json` keeps them as written (jsonb would reorder the keys of
+-- translations, whose order is part of the data).
+
+-- One row: which database this is (made once, never changed, so that a
+-- replaced database is noticed) and its generation (increased by every
+-- import that changes something).
+CREATE TABLE store (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    identity TEXT NOT NULL,
+    generation BIGINT NOT NULL
+);
+INSERT INTO store (id, identity, generation)
+VALUES (1, md5(random()::text || clock_timestamp()::text), 0);
+
+CREATE TABLE users (
+    code TEXT PRIMARY KEY,
+    email_lower TEXT NOT NULL UNIQUE,
+    hash BIGINT NOT NULL,
+    body JSON NOT NULL
+);
+
+CREATE TABLE events (
+    id BIGSERIAL PRIMARY KEY,
+    slug TEXT NOT NULL,
+    -- One event per slug, whatever its letter case.
+    slug_lower TEXT NOT NULL UNIQUE,
+    -- The generation this event was last written in: replicas reload only
+    -- the events whose generation changed.
+    generation BIGINT NOT NULL,
+    hash BIGINT NOT NULL,
+    body JSON NOT NULL
+);
+
+CREATE TABLE records (
+    event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    position BIGINT NOT NULL,
+    hash BIGINT NOT NULL,
+    body JSON NOT NULL,
+    PRIMARY KEY (event, kind, key)
+);

@@ -1,0 +1,227 @@
+//! What an import must write, worked out from the stored fingerprints and
+//! the new dataset, the same way for both databases. Only new, changed and
+//! removed records are written, so re-importing unchanged data writes
+//! nothing (and keeps the generation, and with it every ETag), and a change
+//! to one submission rewrites only its record.
+
+use std::collections::HashMap;
+
+use crate::dataset::validate::Problem;
+use crate::model::{Dataset, Event};
+
+use super::records::{self, Kind, Record};
+
+/// A stored user, as far as planning needs it.
+pub struct StoredUser {
+    pub code: String,
+    pub email_lower: String,
+    pub hash: i64,
+}
+
+/// A stored event, as far as planning needs it.
+pub struct StoredEvent {
+    pub id: i64,
+    pub slug: String,
+    pub hash: i64,
+}
+
+/// A stored record's fingerprint.
+pub struct StoredRecord {
+    pub kind: Kind,
+    pub key: String,
+    pub position: i64,
+    pub hash: i64,
+}
+
+pub struct UserWrite {
+    pub code: String,
+    pub email_lower: String,
+    pub hash: i64,
+    pub body: String,
+}
+
+/// The writes of one event that has changed.
+pub struct EventWrite {
+    /// The stored event this replaces, if any (matched case-insensitively).
+    pub stored_id: Option<i64>,
+    pub slug: String,
+    pub hash: i64,
+    pub body: String,
+    /// New records and records whose body changed.
+    pub upserts: Vec<Record>,
+    /// Records whose body is unchanged but whose list position moved.
+    pub moves: Vec<(Kind, String, i64)>,
+    /// Records no longer in the event.
+    pub deletes: Vec<(Kind, String)>,
+}
+
+impl EventWrite {
+    pub fn writes(&self) -> u64 {
+        1 + (self.upserts.len() + self.moves.len() + self.deletes.len()) as u64
+    }
+}
+
+/// The users to upsert; problems where an e-mail address would belong to
+/// two users once the import is done (the database enforces it too; this
+/// names the record).
+pub fn users(stored: &[StoredUser], dataset: &Dataset) -> Result<Vec<UserWrite>, Vec<Problem>> {
+    let mut owner_of_email: HashMap<&str, &str> = stored
+        .iter()
+        .map(|u| (u.email_lower.as_str(), u.code.as_str()))
+        .collect();
+    let stored_hash: HashMap<&str, (i64, &str)> = stored
+        .iter()
+        .map(|u| (u.code.as_str(), (u.hash, u.email_lower.as_str())))
+        .collect();
+    let lowered: Vec<String> = dataset
+        .users
+        .iter()
+        .map(|u| u.email.to_lowercase())
+        .collect();
+    // Addresses the import takes away from their stored owners are free.
+    for user in &dataset.users {
+        if let Some((_, old_email)) = stored_hash.get(user.code.as_str()) {
+            if owner_of_email.get(old_email) == Some(&user.code.as_str()) {
+                owner_of_email.remove(old_email);
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    let mut writes = Vec::new();
+    for (i, (user, email_lower)) in dataset.users.iter().zip(&lowered).enumerate() {
+        match owner_of_email.get(email_lower.as_str()) {
+            Some(owner) if *owner != user.code => problems.push(Problem {
+                path: format!("users[{i}].email"),
+                message: format!(
+                    "e-mail address {:?} already belongs to the stored user {:?}",
+                    user.email, owner
+                ),
+            }),
+            _ => {
+                owner_of_email.insert(email_lower, &user.code);
+            }
+        }
+        let body = records::user_body(user);
+        let hash = records::fingerprint(&body);
+        if stored_hash.get(user.code.as_str()).map(|(h, _)| *h) != Some(hash) {
+            writes.push(UserWrite {
+                code: user.code.clone(),
+                email_lower: email_lower.clone(),
+                hash,
+                body,
+            });
+        }
+    }
+    if problems.is_empty() {
+        Ok(writes)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The stored event that `event` replaces: the one with its slug, in any
+/// letter case.
+pub fn stored_match<'s>(stored: &'s [StoredEvent], event: &Event) -> Option<&'s StoredEvent> {
+    stored
+        .iter()
+        .find(|s| s.slug.eq_ignore_ascii_case(&event.slug))
+}
+
+/// The writes for `event`, or `None` when the stored event is the same.
+pub fn event(
+    stored: Option<&StoredEvent>,
+    stored_records: &[StoredRecord],
+    event: &Event,
+) -> Option<EventWrite> {
+    let body = records::event_body(event);
+    let hash = records::fingerprint(&body);
+    let mut known: HashMap<Kind, HashMap<&str, (i64, i64)>> = HashMap::new();
+    for r in stored_records {
+        known
+            .entry(r.kind)
+            .or_default()
+            .insert(r.key.as_str(), (r.position, r.hash));
+    }
+    let mut upserts = Vec::new();
+    let mut moves = Vec::new();
+    for record in records::event_records(event) {
+        let stored = known
+            .get_mut(&record.kind)
+            .and_then(|keys| keys.remove(record.key.as_str()));
+        match stored {
+            Some((_, hash)) if hash != record.hash => upserts.push(record),
+            Some((position, _)) if position != record.position => {
+                moves.push((record.kind, record.key, record.position))
+            }
+            Some(_) => {}
+            None => upserts.push(record),
+        }
+    }
+    let mut deletes: Vec<(Kind, String)> = known
+        .into_iter()
+        .flat_map(|(kind, keys)| keys.into_keys().map(move |key| (kind, key.to_string())))
+        .collect();
+    deletes.sort();
+    let unchanged = stored.is_some_and(|s| s.hash == hash && s.slug == event.slug)
+        && upserts.is_empty()
+        && moves.is_empty()
+        && deletes.is_empty();
+    (!unchanged).then(|| EventWrite {
+        stored_id: stored.map(|s| s.id),
+        slug: event.slug.clone(),
+        hash,
+        body,
+        upserts,
+        moves,
+        deletes,
+    })
+}
+
+/// Everything an import writes.
+pub struct ImportPlan {
+    pub users: Vec<UserWrite>,
+    pub events: Vec<EventWrite>,
+}
+
+impl ImportPlan {
+    pub fn is_empty(&self) -> bool {
+        self.users.is_empty() && self.events.is_empty()
+    }
+
+    pub fn writes(&self) -> u64 {
+        self.users.len() as u64 + self.events.iter().map(EventWrite::writes).sum::<u64>()
+    }
+}
+
+/// Plans a whole import from what is stored: users, events, and the record
+/// fingerprints of the stored events that the dataset replaces.
+pub fn import(
+    stored_users: &[StoredUser],
+    stored_events: &[StoredEvent],
+    stored_records: &HashMap<i64, Vec<StoredRecord>>,
+    dataset: &Dataset,
+) -> Result<ImportPlan, Vec<Problem>> {
+    let users = users(stored_users, dataset)?;
+    let events = dataset
+        .events
+        .iter()
+        .filter_map(|e| {
+            let stored = stored_match(stored_events, e);
+            let records = stored
+                .and_then(|s| stored_records.get(&s.id))
+                .map_or(&[][..], Vec::as_slice);
+            event(stored, records, e)
+        })
+        .collect();
+    Ok(ImportPlan { users, events })
+}
+
+/// The ids of the stored events an import replaces, whose record
+/// fingerprints planning needs.
+pub fn replaced_ids(stored_events: &[StoredEvent], dataset: &Dataset) -> Vec<i64> {
+    dataset
+        .events
+        .iter()
+        .filter_map(|e| stored_match(stored_events, e).map(|s| s.id))
+        .collect()
+}
