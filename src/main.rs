@@ -228,7 +228,13 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     bar.set_position(done);
                 }
             };
+            let counts = summary(&dataset);
+            let started = std::time::Instant::now();
             let result = store.import(&dataset, Some(&report)).await;
+            tracing::debug!(elapsed = ?started.elapsed(), "imported");
+            // The process ends now: freeing a model of millions of strings
+            // would only delay the exit.
+            std::mem::forget(dataset);
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
@@ -236,15 +242,14 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 Ok(done) if done.records_written == 0 => {
                     eprintln!(
                         "{}: nothing changed (generation {})",
-                        summary(&dataset),
-                        done.generation
+                        counts, done.generation
                     );
                     Ok(ExitCode::SUCCESS)
                 }
                 Ok(done) => {
                     eprintln!(
                         "imported {}: {} record(s) written, event(s) changed: {} (generation {})",
-                        summary(&dataset),
+                        counts,
                         done.records_written,
                         done.changed_events.join(", "),
                         done.generation
@@ -339,7 +344,9 @@ fn read_datasets(files: &[PathBuf]) -> Option<Dataset> {
                 continue;
             }
         };
+        let started = std::time::Instant::now();
         let parsed = validate::parse_str(&text);
+        tracing::debug!(elapsed = ?started.elapsed(), file = %file.display(), "validated");
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }

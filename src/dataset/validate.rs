@@ -101,7 +101,7 @@ impl Cx {
     }
 
     /// A type mismatch, worded like the reference validator.
-    fn wrong_type(&mut self, path: &str, expected: &str, value: &Value) {
+    fn wrong_type(&mut self, path: &Path<'_>, expected: &str, value: &Value) {
         if value.is_null() {
             self.err(path, format!("must be {expected}, not null"));
         } else {
@@ -110,7 +110,7 @@ impl Cx {
     }
 
     /// A positive integer id, registered as used for its kind.
-    fn id(&mut self, path: &str, value: &Value, kind: &'static str) -> Option<i64> {
+    fn id(&mut self, path: &Path<'_>, value: &Value, kind: &'static str) -> Option<i64> {
         let id = match value.as_i64() {
             Some(id) if id > 0 => id,
             _ => {
@@ -132,7 +132,7 @@ impl Cx {
     }
 
     /// A reference to a global user.
-    fn user_ref(&mut self, path: &str, value: &Value) -> Option<String> {
+    fn user_ref(&mut self, path: &Path<'_>, value: &Value) -> Option<String> {
         let Value::String(code) = value else {
             self.err(
                 path,
@@ -148,11 +148,73 @@ impl Cx {
     }
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path == "$" {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
+/// Where a value sits in the document (`events[0].submissions[3].title`).
+/// Built on the stack as readers descend and formatted only for a problem:
+/// most values have none, and formatting every path made validation slow.
+#[derive(Clone, Copy)]
+pub struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    step: Step<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    pub const ROOT: Path<'static> = Path {
+        parent: None,
+        step: Step::Root,
+    };
+
+    pub fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            step: Step::Key(key),
+        }
+    }
+
+    pub fn index(&'a self, index: usize) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            step: Step::Index(index),
+        }
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.parent, self.step) {
+            (None, _) | (_, Step::Root) => f.write_str("$"),
+            (Some(parent), step) => {
+                let top = matches!(parent.step, Step::Root);
+                if !top {
+                    write!(f, "{parent}")?;
+                }
+                match step {
+                    Step::Key(key) if top => f.write_str(key),
+                    Step::Key(key) => write!(f, ".{key}"),
+                    Step::Index(i) if top => write!(f, "$[{i}]"),
+                    Step::Index(i) => write!(f, "[{i}]"),
+                    Step::Root => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl From<&Path<'_>> for String {
+    fn from(path: &Path<'_>) -> String {
+        path.to_string()
+    }
+}
+
+impl From<Path<'_>> for String {
+    fn from(path: Path<'_>) -> String {
+        path.to_string()
     }
 }
 
@@ -191,17 +253,17 @@ fn listing(allowed: &[&str]) -> String {
 
 /// A JSON object being read field by field. It remembers which keys were
 /// asked for, so `finish` can report every other key as unknown.
-struct Obj<'v> {
-    path: String,
+struct Obj<'v, 'p> {
+    path: Path<'p>,
     map: &'v Map<String, Value>,
     known: Vec<&'static str>,
 }
 
-impl<'v> Obj<'v> {
-    fn open(cx: &mut Cx, path: &str, value: &'v Value) -> Option<Obj<'v>> {
+impl<'v, 'p> Obj<'v, 'p> {
+    fn open(cx: &mut Cx, path: &Path<'p>, value: &'v Value) -> Option<Obj<'v, 'p>> {
         match value {
             Value::Object(map) => Some(Obj {
-                path: path.to_string(),
+                path: *path,
                 map,
                 known: Vec::new(),
             }),
@@ -212,8 +274,8 @@ impl<'v> Obj<'v> {
         }
     }
 
-    fn at(&self, key: &str) -> String {
-        join(&self.path, key)
+    fn at<'s>(&'s self, key: &'s str) -> Path<'s> {
+        self.path.key(key)
     }
 
     fn take(&mut self, key: &'static str) -> Option<&'v Value> {
@@ -230,7 +292,7 @@ impl<'v> Obj<'v> {
     fn finish(self, cx: &mut Cx) {
         for key in self.map.keys() {
             if !self.known.contains(&key.as_str()) {
-                cx.err(join(&self.path, key), "unknown field");
+                cx.err(self.path.key(key), "unknown field");
             }
         }
     }
@@ -240,10 +302,11 @@ impl<'v> Obj<'v> {
         &mut self,
         cx: &mut Cx,
         key: &'static str,
-        read: impl FnOnce(&mut Cx, &str, &'v Value) -> Option<T>,
+        read: impl FnOnce(&mut Cx, &Path<'_>, &'v Value) -> Option<T>,
     ) -> Option<T> {
+        let value = self.take(key);
         let path = self.at(key);
-        match self.take(key) {
+        match value {
             Some(value) => read(cx, &path, value),
             None => {
                 cx.err(path, "required field is missing");
@@ -259,10 +322,11 @@ impl<'v> Obj<'v> {
         cx: &mut Cx,
         key: &'static str,
         default: T,
-        read: impl FnOnce(&mut Cx, &str, &'v Value) -> Option<T>,
+        read: impl FnOnce(&mut Cx, &Path<'_>, &'v Value) -> Option<T>,
     ) -> T {
+        let value = self.take(key);
         let path = self.at(key);
-        match self.take(key) {
+        match value {
             Some(value) => read(cx, &path, value).unwrap_or(default),
             None => default,
         }
@@ -273,10 +337,11 @@ impl<'v> Obj<'v> {
         &mut self,
         cx: &mut Cx,
         key: &'static str,
-        read: impl FnOnce(&mut Cx, &str, &'v Value) -> Option<T>,
+        read: impl FnOnce(&mut Cx, &Path<'_>, &'v Value) -> Option<T>,
     ) -> Option<T> {
+        let value = self.take(key);
         let path = self.at(key);
-        match self.take(key) {
+        match value {
             None | Some(Value::Null) => None,
             Some(value) => read(cx, &path, value),
         }
@@ -287,7 +352,7 @@ impl<'v> Obj<'v> {
         &mut self,
         cx: &mut Cx,
         key: &'static str,
-        item: impl FnMut(&mut Cx, &str, &'v Value) -> Option<T>,
+        item: impl FnMut(&mut Cx, &Path<'_>, &'v Value) -> Option<T>,
     ) -> Vec<T> {
         self.opt(cx, key, Vec::new(), |cx, path, value| {
             Some(list_of(cx, path, value, item))
@@ -339,15 +404,15 @@ impl<'v> Obj<'v> {
 
 fn list_of<'v, T>(
     cx: &mut Cx,
-    path: &str,
+    path: &Path<'_>,
     value: &'v Value,
-    mut item: impl FnMut(&mut Cx, &str, &'v Value) -> Option<T>,
+    mut item: impl FnMut(&mut Cx, &Path<'_>, &'v Value) -> Option<T>,
 ) -> Vec<T> {
     match value {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .filter_map(|(i, v)| item(cx, &format!("{path}[{i}]"), v))
+            .filter_map(|(i, v)| item(cx, &path.index(i), v))
             .collect(),
         other => {
             cx.wrong_type(path, "a list", other);
@@ -361,7 +426,7 @@ fn list_of<'v, T>(
 // returning `None` when the value does not fit.
 // ---------------------------------------------------------------------------
 
-fn string(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+fn string(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
     match value {
         Value::String(s) => Some(s.clone()),
         other => {
@@ -371,7 +436,7 @@ fn string(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
     }
 }
 
-fn boolean(cx: &mut Cx, path: &str, value: &Value) -> Option<bool> {
+fn boolean(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
         other => {
@@ -382,7 +447,7 @@ fn boolean(cx: &mut Cx, path: &str, value: &Value) -> Option<bool> {
 }
 
 /// A JSON integer (not a float, not a boolean) that fits in i64.
-fn integer(cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+fn integer(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
     match value {
         Value::Number(n) if n.is_i64() => n.as_i64(),
         Value::Number(n) if n.is_u64() => {
@@ -396,7 +461,7 @@ fn integer(cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
     }
 }
 
-fn non_negative(cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+fn non_negative(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
     let n = integer(cx, path, value)?;
     if n < 0 {
         cx.err(path, "must not be negative");
@@ -405,7 +470,7 @@ fn non_negative(cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
 }
 
 /// Any JSON number.
-fn number(cx: &mut Cx, path: &str, value: &Value) -> Option<f64> {
+fn number(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         other => {
@@ -415,7 +480,7 @@ fn number(cx: &mut Cx, path: &str, value: &Value) -> Option<f64> {
     }
 }
 
-fn enum_str(cx: &mut Cx, path: &str, value: &Value, allowed: &[&str]) -> Option<String> {
+fn enum_str(cx: &mut Cx, path: &Path<'_>, value: &Value, allowed: &[&str]) -> Option<String> {
     match value {
         Value::String(s) if allowed.contains(&s.as_str()) => Some(s.clone()),
         other => {
@@ -433,7 +498,7 @@ fn enum_str(cx: &mut Cx, path: &str, value: &Value, allowed: &[&str]) -> Option<
 }
 
 /// An enum whose JSON names map to model values (`OtherReviews::ALL` ...).
-fn choice<T: Copy>(cx: &mut Cx, path: &str, value: &Value, table: &[(&str, T)]) -> Option<T> {
+fn choice<T: Copy>(cx: &mut Cx, path: &Path<'_>, value: &Value, table: &[(&str, T)]) -> Option<T> {
     let found = value
         .as_str()
         .and_then(|s| table.iter().find(|(name, _)| *name == s));
@@ -446,7 +511,7 @@ fn choice<T: Copy>(cx: &mut Cx, path: &str, value: &Value, table: &[(&str, T)]) 
 
 /// i18n: an object of locale → text, or a plain string (`{"en": s}`, empty
 /// string → `{}`), or null → `{}`.
-fn i18n(cx: &mut Cx, path: &str, value: &Value) -> Option<I18n> {
+fn i18n(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<I18n> {
     match value {
         Value::Null => Some(I18n::default()),
         Value::String(s) => Some(I18n::en(s)),
@@ -461,7 +526,7 @@ fn i18n(cx: &mut Cx, path: &str, value: &Value) -> Option<I18n> {
                 match text {
                     Value::String(t) => texts.push((locale.clone(), t.clone())),
                     _ => {
-                        cx.err(join(path, locale), "translation must be a string");
+                        cx.err(path.key(locale), "translation must be a string");
                         ok = false;
                     }
                 }
@@ -476,7 +541,7 @@ fn i18n(cx: &mut Cx, path: &str, value: &Value) -> Option<I18n> {
 }
 
 /// i18n that must have at least one non-empty text.
-fn required_i18n(cx: &mut Cx, path: &str, value: &Value) -> Option<I18n> {
+fn required_i18n(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<I18n> {
     let has_text = match value {
         Value::Null => {
             cx.err(path, "required i18n value is null");
@@ -556,7 +621,7 @@ fn datetime_text(text: &str) -> Option<String> {
     })
 }
 
-fn datetime(cx: &mut Cx, path: &str, value: &Value) -> Option<Timestamp> {
+fn datetime(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<Timestamp> {
     let Value::String(text) = value else {
         cx.err(path, "must be a datetime string with offset");
         return None;
@@ -579,7 +644,7 @@ fn datetime(cx: &mut Cx, path: &str, value: &Value) -> Option<Timestamp> {
 }
 
 /// `YYYY-MM-DD`, a real calendar day from year 1 on (as Python's `date`).
-fn date(cx: &mut Cx, path: &str, value: &Value) -> Option<NaiveDate> {
+fn date(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<NaiveDate> {
     let has_shape = |s: &&str| {
         s.len() == 10
             && s.bytes().enumerate().all(|(i, c)| match i {
@@ -604,7 +669,7 @@ fn date(cx: &mut Cx, path: &str, value: &Value) -> Option<NaiveDate> {
 }
 
 /// A user or submission code: 1 to 16 characters of `[A-Za-z0-9]`.
-fn code(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+fn code(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
     match value {
         Value::String(s)
             if (1..=16).contains(&s.len()) && s.bytes().all(|c| c.is_ascii_alphanumeric()) =>
@@ -632,7 +697,7 @@ fn is_slug(s: &str) -> bool {
 }
 
 /// An IANA time zone name.
-fn timezone(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+fn timezone(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
     let name = string(cx, path, value)?;
     if name.parse::<chrono_tz::Tz>().is_err() {
         cx.err(path, format!("unknown time zone {}", quote(&name)));
@@ -653,7 +718,7 @@ fn is_absolute_url(s: &str) -> bool {
     host_end > 0 && !s.chars().any(char::is_whitespace)
 }
 
-fn url(cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+fn url(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
     match value {
         Value::String(s) if is_absolute_url(s) => Some(s.clone()),
         other => {
@@ -678,7 +743,7 @@ fn is_uuid(s: &str) -> bool {
 fn first_seen<K: std::hash::Hash + Eq>(
     seen: &mut HashMap<K, String>,
     key: K,
-    path: &str,
+    path: &Path<'_>,
 ) -> Option<String> {
     match seen.get(&key) {
         Some(first) => Some(first.clone()),
@@ -690,7 +755,7 @@ fn first_seen<K: std::hash::Hash + Eq>(
 }
 
 /// Reports `{path}: duplicate {what}` when a list repeats an item.
-fn no_duplicates<T: std::hash::Hash + Eq>(cx: &mut Cx, path: &str, items: &[T], what: &str) {
+fn no_duplicates<T: std::hash::Hash + Eq>(cx: &mut Cx, path: &Path<'_>, items: &[T], what: &str) {
     let mut seen = HashSet::new();
     if !items.iter().all(|item| seen.insert(item)) {
         cx.err(path, format!("duplicate {what}"));
@@ -702,7 +767,7 @@ fn no_duplicates<T: std::hash::Hash + Eq>(cx: &mut Cx, path: &str, items: &[T], 
 // ---------------------------------------------------------------------------
 
 fn document(cx: &mut Cx, doc: &Value) -> Dataset {
-    let Some(mut o) = Obj::open(cx, "$", doc) else {
+    let Some(mut o) = Obj::open(cx, &Path::ROOT, doc) else {
         return Dataset::default();
     };
     if let Some(format) = o.req(cx, "format", |_, _, v| Some(v)) {
@@ -733,7 +798,7 @@ struct UserSeen {
     tokens: HashMap<String, String>,
 }
 
-fn user(cx: &mut Cx, seen: &mut UserSeen, path: &str, v: &Value) -> Option<User> {
+fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value) -> Option<User> {
     let mut o = Obj::open(cx, path, v)?;
     let code = o.req(cx, "code", code);
     if let Some(code) = &code {
@@ -836,7 +901,7 @@ impl Scope {
     fn id_ref(
         &self,
         cx: &mut Cx,
-        path: &str,
+        path: &Path<'_>,
         value: &Value,
         kind: &str,
         known: &HashSet<i64>,
@@ -849,30 +914,30 @@ impl Scope {
         Some(id)
     }
 
-    fn track(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    fn track(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
         self.id_ref(cx, path, value, "track", &self.tracks)
     }
 
-    fn submission_type(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    fn submission_type(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
         self.id_ref(cx, path, value, "submission type", &self.submission_types)
     }
 
-    fn room(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    fn room(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
         self.id_ref(cx, path, value, "room", &self.rooms)
     }
 
-    fn tag(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    fn tag(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
         self.id_ref(cx, path, value, "tag", &self.tags)
     }
 
-    fn review(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<i64> {
+    fn review(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
         self.id_ref(cx, path, value, "review", &self.reviews)
     }
 
     fn question<'s>(
         &'s self,
         cx: &mut Cx,
-        path: &str,
+        path: &Path<'_>,
         value: &Value,
     ) -> Option<(i64, &'s QuestionRef)> {
         let id = integer(cx, path, value)?;
@@ -883,7 +948,7 @@ impl Scope {
         Some((id, question))
     }
 
-    fn submission(&self, cx: &mut Cx, path: &str, value: &Value) -> Option<String> {
+    fn submission(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
         let Value::String(code) = value else {
             cx.err(
                 path,
@@ -902,7 +967,12 @@ impl Scope {
     }
 }
 
-fn event(cx: &mut Cx, slugs: &mut HashMap<String, String>, path: &str, v: &Value) -> Option<Event> {
+fn event(
+    cx: &mut Cx,
+    slugs: &mut HashMap<String, String>,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Event> {
     let mut o = Obj::open(cx, path, v)?;
     let slug = o.req(cx, "slug", |cx, p, v| match v {
         Value::String(s) if is_slug(s) => Some(s.clone()),
@@ -991,7 +1061,7 @@ fn event(cx: &mut Cx, slugs: &mut HashMap<String, String>, path: &str, v: &Value
     })
 }
 
-fn schedule(cx: &mut Cx, path: &str, v: &Value) -> Option<Schedule> {
+fn schedule(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Schedule> {
     let mut o = Obj::open(cx, path, v)?;
     let version = o.req(cx, "version", string);
     if version.as_deref() == Some("") {
@@ -1006,7 +1076,7 @@ fn schedule(cx: &mut Cx, path: &str, v: &Value) -> Option<Schedule> {
     })
 }
 
-fn review_phase(cx: &mut Cx, path: &str, v: &Value) -> Option<ReviewPhase> {
+fn review_phase(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<ReviewPhase> {
     let mut o = Obj::open(cx, path, v)?;
     let defaults = ReviewPhase::default();
     let phase = ReviewPhase {
@@ -1041,7 +1111,7 @@ fn review_phase(cx: &mut Cx, path: &str, v: &Value) -> Option<ReviewPhase> {
 fn submission_type(
     cx: &mut Cx,
     scope: &mut Scope,
-    path: &str,
+    path: &Path<'_>,
     v: &Value,
 ) -> Option<SubmissionType> {
     let mut o = Obj::open(cx, path, v)?;
@@ -1057,7 +1127,7 @@ fn submission_type(
     })
 }
 
-fn track(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Track> {
+fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Track> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "track"));
     scope.tracks.extend(id);
@@ -1071,7 +1141,7 @@ fn track(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Track>
     })
 }
 
-fn room(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Room> {
+fn room(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Room> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "room"));
     scope.rooms.extend(id);
@@ -1102,7 +1172,7 @@ fn room(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Room> {
 }
 
 /// Room and speaker availabilities share one id sequence.
-fn availability(cx: &mut Cx, path: &str, v: &Value) -> Option<Availability> {
+fn availability(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Availability> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "availability"));
     let start = o.req(cx, "start", datetime);
@@ -1124,7 +1194,7 @@ fn tag(
     cx: &mut Cx,
     scope: &mut Scope,
     names: &mut HashMap<String, String>,
-    path: &str,
+    path: &Path<'_>,
     v: &Value,
 ) -> Option<Tag> {
     let mut o = Obj::open(cx, path, v)?;
@@ -1159,7 +1229,7 @@ fn tag(
     })
 }
 
-fn team(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Team> {
+fn team(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Option<Team> {
     let mut o = Obj::open(cx, path, v)?;
     let name = o.req_str(cx, "name");
     let members = o.list(cx, "members", |cx, p, v| cx.user_ref(p, v));
@@ -1176,7 +1246,7 @@ fn team(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Team> {
     Some(team)
 }
 
-fn question(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Question> {
+fn question(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Question> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "question"));
     let variant = o.one_of(cx, "variant", QuestionVariant::ALL, QuestionVariant::String);
@@ -1258,7 +1328,7 @@ fn question(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<Que
     })
 }
 
-fn speaker(cx: &mut Cx, scope: &mut Scope, path: &str, v: &Value) -> Option<SpeakerProfile> {
+fn speaker(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<SpeakerProfile> {
     let mut o = Obj::open(cx, path, v)?;
     let user = o.req(cx, "user", |cx, p, v| cx.user_ref(p, v));
     if let Some(user) = &user {
@@ -1287,7 +1357,7 @@ fn submission(
     cx: &mut Cx,
     scope: &mut Scope,
     has_schedule: bool,
-    path: &str,
+    path: &Path<'_>,
     v: &Value,
 ) -> Option<Submission> {
     let mut o = Obj::open(cx, path, v)?;
@@ -1414,7 +1484,7 @@ fn submission(
     })
 }
 
-fn slot(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Slot> {
+fn slot(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Option<Slot> {
     let mut o = Obj::open(cx, path, v)?;
     let room = o.nullable(cx, "room", |cx, p, v| scope.room(cx, p, v));
     let start = o.nullable(cx, "start", datetime);
@@ -1438,7 +1508,7 @@ fn review(
     cx: &mut Cx,
     scope: &mut Scope,
     pairs: &mut HashMap<(String, String), String>,
-    path: &str,
+    path: &Path<'_>,
     v: &Value,
 ) -> Option<Review> {
     let mut o = Obj::open(cx, path, v)?;
@@ -1475,7 +1545,7 @@ fn review(
     })
 }
 
-fn answer(cx: &mut Cx, scope: &Scope, path: &str, v: &Value) -> Option<Answer> {
+fn answer(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Option<Answer> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "answer"));
     let question = o.req(cx, "question", |cx, p, v| scope.question(cx, p, v));

@@ -112,22 +112,30 @@ pub fn user_body(user: &User) -> String {
     body_of(user)
 }
 
-fn push_all<T: Serialize>(
+/// Serialises on every core: for a large event this is most of an
+/// import's work outside the database.
+fn push_all<T: Serialize + Sync>(
     out: &mut Vec<Record>,
     kind: Kind,
     items: &[T],
-    key: impl Fn(&T) -> String,
+    key: impl Fn(&T) -> String + Sync,
 ) {
-    out.extend(items.iter().enumerate().map(|(position, item)| {
-        let body = body_of(item);
-        Record {
-            kind,
-            key: key(item),
-            position: position as i64,
-            hash: fingerprint(&body),
-            body,
-        }
-    }));
+    use rayon::prelude::*;
+    let records: Vec<Record> = items
+        .par_iter()
+        .enumerate()
+        .map(|(position, item)| {
+            let body = body_of(item);
+            Record {
+                kind,
+                key: key(item),
+                position: position as i64,
+                hash: fingerprint(&body),
+                body,
+            }
+        })
+        .collect();
+    out.extend(records);
 }
 
 /// Every item of the event as a record, in kind order then list order.
