@@ -27,7 +27,11 @@ pub trait ImportTx: Send {
         &mut self,
         ids: &[i64],
     ) -> impl Future<Output = Result<HashMap<i64, Vec<StoredRecord>>>> + Send;
-    fn upsert_users(&mut self, users: &[UserWrite]) -> impl Future<Output = Result<()>> + Send;
+    /// Removes these users, so that inserting them afterwards cannot clash
+    /// with an address another written user gives up (two users swapping
+    /// addresses in one import).
+    fn delete_users(&mut self, users: &[UserWrite]) -> impl Future<Output = Result<()>> + Send;
+    fn insert_users(&mut self, users: &[UserWrite]) -> impl Future<Output = Result<()>> + Send;
     /// Inserts or updates the event's own row; returns its id.
     fn write_event(
         &mut self,
@@ -89,7 +93,10 @@ pub async fn run<T: ImportTx>(
         }
     };
     for batch in plan.users.chunks(BATCH) {
-        tx.upsert_users(batch).await?;
+        tx.delete_users(batch).await?;
+    }
+    for batch in plan.users.chunks(BATCH) {
+        tx.insert_users(batch).await?;
         tick(batch.len());
     }
     let mut changed_events = Vec::new();
@@ -119,8 +126,8 @@ pub async fn run<T: ImportTx>(
     })
 }
 
-/// A unique e-mail address that planning did not catch (two users swapping
-/// addresses in one import) is a rejected dataset, not an outage.
+/// A unique e-mail address that planning did not catch (it checks the same)
+/// is a rejected dataset, not an outage.
 pub fn unique_violation(err: sqlx::Error) -> StoreError {
     match &err {
         sqlx::Error::Database(db) if db.is_unique_violation() => {

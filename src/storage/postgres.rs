@@ -207,14 +207,20 @@ impl ImportTx for Tx {
         Ok(out)
     }
 
-    async fn upsert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+    async fn delete_users(&mut self, users: &[UserWrite]) -> Result<()> {
+        sqlx::query("DELETE FROM users WHERE code = ANY($1)")
+            .bind(users.iter().map(|u| u.code.as_str()).collect::<Vec<_>>())
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+
+    async fn insert_users(&mut self, users: &[UserWrite]) -> Result<()> {
         sqlx::query(
             "INSERT INTO users (code, email_lower, hash, body) \
              SELECT code, email_lower, hash, body::json \
              FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[]) \
-             AS u (code, email_lower, hash, body) \
-             ON CONFLICT (code) DO UPDATE SET email_lower = excluded.email_lower, \
-             hash = excluded.hash, body = excluded.body",
+             AS u (code, email_lower, hash, body)",
         )
         .bind(users.iter().map(|u| u.code.as_str()).collect::<Vec<_>>())
         .bind(

@@ -26,7 +26,19 @@ use crate::model::{Dataset, User};
 type Result<T> = std::result::Result<T, StoreError>;
 
 pub struct SqliteStore {
-    pool: SqlitePool,
+    /// The pool and the identity on disk of the file it has open (none in
+    /// memory); both replaced when the file is (see `pool`).
+    current: std::sync::RwLock<(SqlitePool, Option<FileId>)>,
+    options: SqliteConnectOptions,
+    settings: DbSettings,
+}
+
+/// Device and inode: a new file at the same path has another.
+type FileId = (u64, u64);
+
+fn file_id(path: &std::path::Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// A transaction of this store, read or write.
@@ -55,31 +67,97 @@ impl SqliteStore {
                 file.display()
             )));
         }
-        let pool = SqlitePoolOptions::new()
-            .max_connections(settings.pool_size)
-            .acquire_timeout(settings.connect_timeout)
-            // An in-process database cannot drop connections: skip the ping.
-            .test_before_acquire(false)
-            .connect_with(options)
+        if !in_memory && file.exists() {
+            Self::refuse_old_schema(url).await?;
+        }
+        let pool = Self::connect(&options, settings).await?;
+        sqlx::migrate!("src/storage/migrations/sqlite")
+            .run(&pool)
+            .await?;
+        Ok(SqliteStore {
+            current: std::sync::RwLock::new((pool, (!in_memory).then(|| file_id(&file)).flatten())),
+            options: options.create_if_missing(false),
+            settings: settings.clone(),
+        })
+    }
+
+    /// Looks for the old schema read-only, before anything (even the
+    /// switch to WAL) changes the file.
+    async fn refuse_old_schema(url: &str) -> Result<()> {
+        use sqlx::Connection;
+        let options = SqliteConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Config(format!("bad SQLite URL {url:?}: {e}")))?
+            .read_only(true);
+        let mut conn = sqlx::SqliteConnection::connect_with(&options)
             .await
             .map_err(|e| StoreError::Unavailable(format!("cannot open {url}: {e}")))?;
         let old: Option<i64> = sqlx::query_scalar(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
         )
-        .fetch_optional(&pool)
+        .fetch_optional(&mut conn)
         .await?;
-        if old.is_some() {
-            return Err(StoreError::Config(OLD_SCHEMA.to_string()));
+        conn.close().await?;
+        match old {
+            Some(_) => Err(StoreError::Config(OLD_SCHEMA.to_string())),
+            None => Ok(()),
         }
-        sqlx::migrate!("src/storage/migrations/sqlite")
-            .run(&pool)
-            .await?;
-        Ok(SqliteStore { pool })
+    }
+
+    async fn connect(options: &SqliteConnectOptions, settings: &DbSettings) -> Result<SqlitePool> {
+        SqlitePoolOptions::new()
+            .max_connections(settings.pool_size)
+            .acquire_timeout(settings.connect_timeout)
+            // An in-process database cannot drop connections: skip the ping.
+            .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await
+            .map_err(|e| {
+                StoreError::Unavailable(format!(
+                    "cannot open {}: {e}",
+                    options.get_filename().display()
+                ))
+            })
+    }
+
+    fn current(&self) -> (SqlitePool, Option<FileId>) {
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The pool, reopened when the database file was replaced (deleted and
+    /// written anew, restored from a backup): open connections would keep
+    /// reading the old file for ever. A missing file is an outage, never a
+    /// silently new empty database.
+    async fn pool(&self) -> Result<SqlitePool> {
+        let (pool, opened) = self.current();
+        let Some(opened) = opened else {
+            return Ok(pool);
+        };
+        let path = self.options.get_filename();
+        match file_id(path) {
+            None => Err(StoreError::Unavailable(format!(
+                "the database file {} is gone",
+                path.display()
+            ))),
+            Some(now) if now == opened => Ok(pool),
+            Some(now) => {
+                let fresh = Self::connect(&self.options, &self.settings).await?;
+                let (old, _) = std::mem::replace(
+                    &mut *self.current.write().unwrap_or_else(|e| e.into_inner()),
+                    (fresh.clone(), Some(now)),
+                );
+                old.close().await;
+                tracing::warn!(file = %path.display(), "the database file was replaced; reopened it");
+                Ok(fresh)
+            }
+        }
     }
 
     async fn read(&self, wanted: impl Fn(&str, i64) -> bool + Send) -> Result<Loaded> {
         // A deferred transaction: its first read fixes the snapshot (WAL).
-        let mut tx = Tx(self.pool.begin().await?);
+        let mut tx = Tx(self.pool().await?.begin().await?);
         let loaded = load::run(&mut tx, wanted).await?;
         tx.0.commit().await?;
         Ok(loaded)
@@ -90,7 +168,8 @@ impl SqliteStore {
         dataset: &Dataset,
         progress: Option<&Progress>,
     ) -> Result<ImportSummary> {
-        let mut tx = Tx(self.pool.begin_with("BEGIN IMMEDIATE").await?);
+        let pool = self.pool().await?;
+        let mut tx = Tx(pool.begin_with("BEGIN IMMEDIATE").await?);
         let summary = import::run(&mut tx, dataset, progress).await?;
         tx.0.commit().await?;
         if summary.records_written > 0 {
@@ -98,7 +177,7 @@ impl SqliteStore {
             // the file alone is a complete copy. A reader on an old snapshot
             // may hold part of the WAL back; the next checkpoint takes it.
             sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(&self.pool)
+                .execute(&pool)
                 .await?;
         }
         Ok(summary)
@@ -225,11 +304,22 @@ impl ImportTx for Tx {
         Ok(out)
     }
 
-    async fn upsert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+    async fn delete_users(&mut self, users: &[UserWrite]) -> Result<()> {
         let sql = format!(
-            "INSERT INTO users (code, email_lower, hash, body) VALUES {} \
-             ON CONFLICT (code) DO UPDATE SET email_lower = excluded.email_lower, \
-             hash = excluded.hash, body = excluded.body",
+            "DELETE FROM users WHERE code IN ({})",
+            vec!["?"; users.len()].join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for user in users {
+            query = query.bind(&user.code);
+        }
+        query.execute(&mut *self.0).await?;
+        Ok(())
+    }
+
+    async fn insert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO users (code, email_lower, hash, body) VALUES {}",
             rows(users.len(), 4)
         );
         let mut query = sqlx::query(&sql);
@@ -338,13 +428,16 @@ impl ImportTx for Tx {
 
 impl Store for SqliteStore {
     fn version(&self) -> BoxFuture<'_, Result<DataVersion>> {
-        Box::pin(async move { version_of(&sqlx::query(VERSION).fetch_one(&self.pool).await?) })
+        Box::pin(async move {
+            let pool = self.pool().await?;
+            version_of(&sqlx::query(VERSION).fetch_one(&pool).await?)
+        })
     }
 
     fn event_count(&self) -> BoxFuture<'_, Result<i64>> {
         Box::pin(async move {
             Ok(sqlx::query_scalar("SELECT COUNT(*) FROM events")
-                .fetch_one(&self.pool)
+                .fetch_one(&self.pool().await?)
                 .await?)
         })
     }

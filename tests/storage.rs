@@ -1,0 +1,359 @@
+//! Storage as records, on SQLite and (with CONFAPI_TEST_POSTGRES) on
+//! PostgreSQL: what an import writes, what it refuses, and that no crash
+//! or replaced database leaves a reader with a mix or with stale data.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use confapi::dataset::validate::parse_value;
+use confapi::dataset::{demo, to_json};
+use confapi::model::Dataset;
+use confapi::storage::{self, StoreError};
+use serde_json::{json, Value};
+
+fn democon() -> Dataset {
+    parse_value(&common::democon()).expect("democon is valid")
+}
+
+fn binary() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_confapi"));
+    command.env_remove("CONFAPI_DB").env_remove("CONFAPI_LOG");
+    command
+}
+
+fn export(url: &str) -> Value {
+    let output = binary().args(["export", "--db", url]).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn an_unchanged_reimport_writes_nothing_and_keeps_the_generation() {
+    let db = common::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    let first = store.import(&democon(), None).await.unwrap();
+    assert_eq!(first.generation, 1);
+    assert_eq!(first.changed_events, vec!["democon", "privcon"]);
+    let version = store.version().await.unwrap();
+
+    let again = store.import(&democon(), None).await.unwrap();
+    assert_eq!(again.records_written, 0);
+    assert!(again.changed_events.is_empty());
+    assert_eq!(again.generation, 1);
+    assert_eq!(store.version().await.unwrap(), version);
+}
+
+#[tokio::test]
+async fn one_changed_submission_rewrites_its_record_and_its_event_only() {
+    let db = common::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    store.import(&democon(), None).await.unwrap();
+    let before = store.load(&Default::default()).await.unwrap();
+
+    let mut changed = democon();
+    changed.events[0].submissions[5].title = "A new title".into();
+    let summary = store.import(&changed, None).await.unwrap();
+    // The submission's record, and the event's own row (its generation).
+    assert_eq!(summary.records_written, 2);
+    assert_eq!(summary.changed_events, vec!["democon"]);
+    assert_eq!(summary.generation, 2);
+
+    let after = store.load(&Default::default()).await.unwrap();
+    let generation_of = |loaded: &storage::Loaded, slug: &str| {
+        loaded
+            .event_generations
+            .iter()
+            .find(|(s, _)| s == slug)
+            .map(|(_, g)| *g)
+    };
+    assert_eq!(generation_of(&after, "democon"), Some(2));
+    assert_eq!(
+        generation_of(&after, "privcon"),
+        generation_of(&before, "privcon"),
+        "an untouched event keeps its generation, so replicas keep its snapshot"
+    );
+    let exported = store.export(&[]).await.unwrap();
+    assert_eq!(to_json(&exported), to_json(&sorted(changed)));
+}
+
+/// Users by code and events by slug: the order storage gives them back.
+fn sorted(mut dataset: Dataset) -> Dataset {
+    dataset.users.sort_by(|a, b| a.code.cmp(&b.code));
+    dataset.events.sort_by(|a, b| a.slug.cmp(&b.slug));
+    dataset
+}
+
+#[tokio::test]
+async fn removed_and_reordered_items_are_written_back_exactly() {
+    let db = common::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    store.import(&democon(), None).await.unwrap();
+
+    let mut changed = democon();
+    let event = &mut changed.events[0];
+    let gone = event.submissions.remove(0).code;
+    event.reviews.retain(|r| r.submission != gone);
+    let reviews: Vec<i64> = event.reviews.iter().map(|r| r.id).collect();
+    event.answers.retain(|a| {
+        a.submission.as_deref() != Some(gone.as_str())
+            && a.review.is_none_or(|r| reviews.contains(&r))
+    });
+    event.tags.reverse();
+    event.rooms.reverse();
+    let summary = store.import(&changed, None).await.unwrap();
+    assert!(summary.records_written > 0);
+    let exported = store.export(&[]).await.unwrap();
+    assert_eq!(to_json(&exported), to_json(&sorted(changed)));
+}
+
+#[tokio::test]
+async fn an_email_taken_by_a_stored_user_is_a_rejected_dataset_with_its_path() {
+    let db = common::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    store.import(&democon(), None).await.unwrap();
+    let taken = democon().users[3].clone();
+
+    let mut doc = json!({"format": "cfp-dataset", "version": 1, "users": [
+        {"code": "NEWCOMER", "name": "New", "email": taken.email.to_uppercase()}
+    ]});
+    let clash = parse_value(&doc).unwrap();
+    match store.import(&clash, None).await {
+        Err(StoreError::Rejected(problems)) => {
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].path, "users[0].email");
+            assert!(
+                problems[0]
+                    .message
+                    .contains(&format!("the stored user {:?}", taken.code)),
+                "{}",
+                problems[0].message
+            );
+        }
+        other => panic!("expected a rejected dataset, got {other:?}"),
+    }
+
+    // The stored owner giving the address up in the same import frees it.
+    let mut owner = to_json(&Dataset {
+        users: vec![taken.clone()],
+        events: vec![],
+    })["users"][0]
+        .clone();
+    owner["email"] = json!("elsewhere@example.org");
+    doc["users"].as_array_mut().unwrap().push(owner);
+    let swap = parse_value(&doc).unwrap();
+    store.import(&swap, None).await.unwrap();
+    let users = store.export(&[]).await.unwrap().users;
+    let newcomer = users.iter().find(|u| u.code == "NEWCOMER").unwrap();
+    assert_eq!(newcomer.email, taken.email.to_uppercase());
+}
+
+#[test]
+fn import_reports_an_email_clash_as_a_problem_not_an_outage() {
+    let db = common::TestDatabase::new();
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.json");
+    std::fs::write(&first, common::democon().to_string()).unwrap();
+    let output = binary()
+        .args(["import", "--db", &db.url])
+        .arg(&first)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let taken = common::democon()["users"][0]["email"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let second = dir.path().join("second.json");
+    let doc = json!({"format": "cfp-dataset", "version": 1,
+                     "users": [{"code": "NEWCOMER", "name": "New", "email": taken}]});
+    std::fs::write(&second, doc.to_string()).unwrap();
+    let output = binary()
+        .args(["import", "--db", &db.url])
+        .arg(&second)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("users[0].email: e-mail address"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert!(!stderr.contains("unavailable"), "{stderr}");
+}
+
+#[test]
+fn serve_and_export_refuse_a_missing_sqlite_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("typo.db");
+    let url = format!("sqlite://{}", file.display());
+    for args in [
+        vec!["serve", "--listen", "127.0.0.1:0", "--db", &url],
+        vec!["export", "--db", &url],
+    ] {
+        let output = binary().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("no database at"), "{args:?}: {stderr}");
+        assert!(!file.exists(), "{args:?} created {}", file.display());
+    }
+}
+
+#[tokio::test]
+async fn a_database_of_the_old_schema_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("old.db");
+    let url = format!("sqlite://{}", file.display());
+    {
+        use sqlx::Connection;
+        let mut conn = sqlx::SqliteConnection::connect(&format!("{url}?mode=rwc"))
+            .await
+            .unwrap();
+        sqlx::query("CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY)")
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+    }
+    let before = std::fs::read(&file).unwrap();
+    match storage::open(&url).await {
+        Err(StoreError::Config(message)) => {
+            assert!(message.contains("older confapi"), "{message}");
+            assert!(message.contains("import"), "{message}");
+        }
+        Err(other) => panic!("expected a refusal, got {other}"),
+        Ok(_) => panic!("expected a refusal, the database was opened"),
+    }
+    assert!(
+        std::fs::read(&file).unwrap() == before,
+        "the old database was changed"
+    );
+}
+
+#[tokio::test]
+async fn after_an_sqlite_import_the_database_file_alone_holds_the_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("live.db").display());
+    let store = storage::open(&url).await.unwrap();
+    store.import(&democon(), None).await.unwrap();
+    // Copy only the main file, as a naive backup would (the store keeps
+    // its connections open, so the WAL file still exists).
+    let copy = dir.path().join("copy.db");
+    std::fs::copy(dir.path().join("live.db"), &copy).unwrap();
+    let copied = export(&format!("sqlite://{}", copy.display()));
+    assert_eq!(copied, to_json(&sorted(democon())));
+}
+
+/// A replaced database (a new file at the same path, whose generation
+/// starts at 1 again) is noticed by its identity, not served stale.
+#[tokio::test]
+async fn a_replaced_sqlite_database_is_noticed_by_a_running_server() {
+    if common::postgres_admin_url().is_some() {
+        return; // about SQLite files; the PostgreSQL run covers the rest
+    }
+    let server = common::TestServer::start(&[common::democon()]).await;
+    assert_eq!(event_slugs(&server).await, vec!["democon"]);
+    let file = std::path::PathBuf::from(server.db_url.strip_prefix("sqlite://").unwrap());
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+    }
+    let replacement = storage::open(&format!("sqlite://{}", file.display()))
+        .await
+        .unwrap();
+    let friendly = parse_value(&common::load_json(&common::shared(
+        "datasets/client-friendly.json",
+    )))
+    .unwrap();
+    let imported = replacement.import(&friendly, None).await.unwrap();
+    assert_eq!(imported.generation, 1, "the replacement starts again at 1");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let slugs = event_slugs(&server).await;
+        if slugs == vec!["clientcon"] {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still serving {slugs:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn event_slugs(server: &common::TestServer) -> Vec<String> {
+    server
+        .anon()
+        .all("/api/events/")
+        .await
+        .iter()
+        .map(|e| e["slug"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `kill -9` of an import at random moments: afterwards the database holds
+/// the previous data or the new data, whole, never a mix, and a new import
+/// works.
+#[test]
+fn an_import_killed_at_any_moment_leaves_the_previous_data_whole() {
+    let db = common::TestDatabase::new();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, dataset: &Dataset| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, to_json(dataset).to_string()).unwrap();
+        path
+    };
+    let (old, _) = demo::generate(&demo::DemoOptions {
+        events: 1,
+        submissions: 1500,
+        seed: 1,
+    });
+    // Every submission changed: a half-written import would show a mix.
+    let mut new = old.clone();
+    for submission in &mut new.events[0].submissions {
+        submission.title.push_str(" (revised)");
+    }
+    let old_file = write("old.json", &old);
+    let new_file = write("new.json", &new);
+    let import = |file: &Path| {
+        binary()
+            .args(["import", "--db", &db.url])
+            .arg(file)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    assert!(import(&old_file).wait().unwrap().success());
+    let old_export = export(&db.url);
+    let new_export = to_json(&sorted(new.clone()));
+
+    // How long a whole import of the new data takes here.
+    let started = Instant::now();
+    assert!(import(&new_file).wait().unwrap().success());
+    let full = started.elapsed();
+    assert_eq!(export(&db.url), new_export);
+    assert!(import(&old_file).wait().unwrap().success());
+
+    let mut killed_before_commit = 0;
+    for trial in 0..6 {
+        let mut child = import(&new_file);
+        let delay = full.mul_f64(0.1 + 0.15 * trial as f64);
+        std::thread::sleep(delay);
+        let _ = child.kill(); // SIGKILL
+        child.wait().unwrap();
+        let now = export(&db.url);
+        if now == old_export {
+            killed_before_commit += 1;
+        } else {
+            assert_eq!(
+                now, new_export,
+                "trial {trial}: neither the old nor the new data"
+            );
+            assert!(import(&old_file).wait().unwrap().success());
+            assert_eq!(export(&db.url), old_export);
+        }
+    }
+    assert!(
+        killed_before_commit > 0,
+        "no kill landed before the commit: the trials prove nothing"
+    );
+}
