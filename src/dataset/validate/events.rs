@@ -1,0 +1,383 @@
+//! An event and what it is made of: its settings, the lists every
+//! reference is checked against (`Scope`), teams, submission types, tracks,
+//! rooms and tags.
+
+use super::*;
+
+/// What records of one event may refer to.
+#[derive(Default)]
+pub(super) struct Scope {
+    /// `in event "democon"`, the tail of every "does not exist" message.
+    pub(super) place: String,
+    pub(super) submission_types: HashSet<i64>,
+    pub(super) tracks: HashSet<i64>,
+    pub(super) rooms: HashSet<i64>,
+    pub(super) tags: HashSet<i64>,
+    pub(super) questions: HashMap<i64, QuestionRef>,
+    /// User code → path of the profile.
+    pub(super) profiles: HashMap<String, String>,
+    pub(super) submissions: HashSet<String>,
+    pub(super) reviews: HashSet<i64>,
+}
+
+/// What an answer needs to know about its question.
+pub(super) struct QuestionRef {
+    /// `None` when the question's own target is invalid (already reported).
+    pub(super) target: Option<QuestionTarget>,
+    pub(super) options: HashSet<i64>,
+}
+
+impl Scope {
+    /// A reference to an id of `kind` in this event.
+    pub(super) fn id_ref(
+        &self,
+        cx: &mut Cx,
+        path: &Path<'_>,
+        value: &Value,
+        kind: &str,
+        known: &HashSet<i64>,
+    ) -> Option<i64> {
+        let id = integer(cx, path, value)?;
+        if !known.contains(&id) {
+            cx.err(path, format!("{kind} {id} does not exist {}", self.place));
+            return None;
+        }
+        Some(id)
+    }
+
+    pub(super) fn track(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "track", &self.tracks)
+    }
+
+    pub(super) fn submission_type(
+        &self,
+        cx: &mut Cx,
+        path: &Path<'_>,
+        value: &Value,
+    ) -> Option<i64> {
+        self.id_ref(cx, path, value, "submission type", &self.submission_types)
+    }
+
+    pub(super) fn room(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "room", &self.rooms)
+    }
+
+    pub(super) fn tag(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "tag", &self.tags)
+    }
+
+    pub(super) fn review(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
+        self.id_ref(cx, path, value, "review", &self.reviews)
+    }
+
+    pub(super) fn question<'s>(
+        &'s self,
+        cx: &mut Cx,
+        path: &Path<'_>,
+        value: &Value,
+    ) -> Option<(i64, &'s QuestionRef)> {
+        let id = integer(cx, path, value)?;
+        let Some(question) = self.questions.get(&id) else {
+            cx.err(path, format!("question {id} does not exist {}", self.place));
+            return None;
+        };
+        Some((id, question))
+    }
+
+    pub(super) fn submission(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
+        let Value::String(code) = value else {
+            cx.err(
+                path,
+                format!("must be a submission code, got {}", describe(value)),
+            );
+            return None;
+        };
+        if !self.submissions.contains(code) {
+            cx.err(
+                path,
+                format!("submission {} does not exist {}", quote(code), self.place),
+            );
+            return None;
+        }
+        Some(code.clone())
+    }
+}
+
+pub(super) fn event(
+    cx: &mut Cx,
+    slugs: &mut HashMap<String, String>,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Event> {
+    let mut o = Obj::open(cx, path, v)?;
+    let slug = o.req(cx, "slug", |cx, p, v| match v {
+        Value::String(s) if is_slug(s) => Some(s.clone()),
+        other => {
+            cx.err(p, format!("invalid slug {}", describe(other)));
+            None
+        }
+    });
+    if let Some(slug) = &slug {
+        if let Some(first) = first_seen(slugs, slug.to_lowercase(), path) {
+            cx.err(
+                o.at("slug"),
+                format!("duplicate slug {} (also at {first})", quote(slug)),
+            );
+        }
+    }
+    // Name the event in messages even when its slug is malformed.
+    let place = match o.map.get("slug") {
+        Some(Value::String(s)) => format!("in event {}", quote(s)),
+        _ => format!("in {path}"),
+    };
+    let name = o.req_i18n(cx, "name");
+    let is_public = o.opt_bool(cx, "is_public", false);
+    let date_from = o.req(cx, "date_from", date);
+    let date_to = o.nullable(cx, "date_to", date);
+    if let (Some(from), Some(to)) = (date_from, date_to) {
+        if to < from {
+            cx.err(o.at("date_to"), "is before date_from");
+        }
+    }
+    let timezone = o.opt(cx, "timezone", "UTC".to_string(), timezone);
+    let locale = o.opt_str(cx, "locale", "en");
+    let show_schedule = o.opt_bool(cx, "show_schedule", true);
+    let has_schedule = o.is_set("schedule");
+    let schedule = o.nullable(cx, "schedule", schedule);
+    let review_phase = o.nullable(cx, "review_phase", review_phase);
+
+    let mut scope = Scope {
+        place,
+        ..Scope::default()
+    };
+    // Things that are referenced, in dependency order.
+    let submission_types = o.list(cx, "submission_types", |cx, p, v| {
+        submission_type(cx, &mut scope, p, v)
+    });
+    let tracks = o.list(cx, "tracks", |cx, p, v| track(cx, &mut scope, p, v));
+    let rooms = o.list(cx, "rooms", |cx, p, v| room(cx, &mut scope, p, v));
+    let mut tag_names = HashMap::new();
+    let tags = o.list(cx, "tags", |cx, p, v| {
+        tag(cx, &mut scope, &mut tag_names, p, v)
+    });
+    let teams = o.list(cx, "teams", |cx, p, v| team(cx, &scope, p, v));
+    let questions = o.list(cx, "questions", |cx, p, v| question(cx, &mut scope, p, v));
+    let speakers = o.list(cx, "speakers", |cx, p, v| speaker(cx, &mut scope, p, v));
+    let submissions = o.list(cx, "submissions", |cx, p, v| {
+        submission(cx, &mut scope, has_schedule, p, v)
+    });
+    let mut pairs = HashMap::new();
+    let reviews = o.list(cx, "reviews", |cx, p, v| {
+        review(cx, &mut scope, &mut pairs, p, v)
+    });
+    let answers = o.list(cx, "answers", |cx, p, v| answer(cx, &scope, p, v));
+    o.finish(cx);
+
+    Some(Event {
+        slug: slug.unwrap_or_default(),
+        name,
+        is_public,
+        date_from: date_from.unwrap_or_default(),
+        date_to,
+        timezone,
+        locale,
+        show_schedule,
+        schedule,
+        review_phase,
+        teams,
+        submission_types,
+        tracks,
+        rooms,
+        tags,
+        questions,
+        speakers,
+        submissions,
+        answers,
+        reviews,
+    })
+}
+
+pub(super) fn schedule(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Schedule> {
+    let mut o = Obj::open(cx, path, v)?;
+    let version = o.req(cx, "version", string);
+    if version.as_deref() == Some("") {
+        cx.err(o.at("version"), "must not be empty");
+    }
+    // Required and not null: a released schedule has a publication time.
+    let published = o.req(cx, "published", datetime);
+    o.finish(cx);
+    Some(Schedule {
+        version: version.unwrap_or_default(),
+        published,
+    })
+}
+
+pub(super) fn review_phase(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<ReviewPhase> {
+    let mut o = Obj::open(cx, path, v)?;
+    let defaults = ReviewPhase::default();
+    let phase = ReviewPhase {
+        name: o.opt_str(cx, "name", &defaults.name),
+        can_see_speaker_names: o.opt_bool(
+            cx,
+            "can_see_speaker_names",
+            defaults.can_see_speaker_names,
+        ),
+        can_see_reviewer_names: o.opt_bool(
+            cx,
+            "can_see_reviewer_names",
+            defaults.can_see_reviewer_names,
+        ),
+        can_see_other_reviews: o.opt(
+            cx,
+            "can_see_other_reviews",
+            defaults.can_see_other_reviews,
+            |cx, p, v| choice(cx, p, v, OtherReviews::ALL),
+        ),
+        proposal_visibility: o.opt(
+            cx,
+            "proposal_visibility",
+            defaults.proposal_visibility,
+            |cx, p, v| choice(cx, p, v, ProposalVisibility::ALL),
+        ),
+    };
+    o.finish(cx);
+    Some(phase)
+}
+
+pub(super) fn submission_type(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<SubmissionType> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "submission type"));
+    scope.submission_types.extend(id);
+    let name = o.req_i18n(cx, "name");
+    let default_duration = o.opt(cx, "default_duration", 30, non_negative);
+    o.finish(cx);
+    Some(SubmissionType {
+        id: id.unwrap_or_default(),
+        name,
+        default_duration,
+    })
+}
+
+pub(super) fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Track> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "track"));
+    scope.tracks.extend(id);
+    let name = o.req_i18n(cx, "name");
+    let color = o.opt_str(cx, "color", "");
+    o.finish(cx);
+    Some(Track {
+        id: id.unwrap_or_default(),
+        name,
+        color,
+    })
+}
+
+pub(super) fn room(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Room> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "room"));
+    scope.rooms.extend(id);
+    let guid = o.nullable(cx, "guid", |cx, p, v| match v {
+        Value::String(s) if is_uuid(s) => Some(s.clone()),
+        other => {
+            cx.err(p, format!("must be a UUID string, got {}", describe(other)));
+            None
+        }
+    });
+    let name = o.req_i18n(cx, "name");
+    let description = o.i18n(cx, "description");
+    let speaker_info = o.i18n(cx, "speaker_info");
+    let capacity = o.nullable(cx, "capacity", non_negative);
+    let position = o.nullable(cx, "position", integer);
+    let availabilities = o.list(cx, "availabilities", availability);
+    o.finish(cx);
+    Some(Room {
+        id: id.unwrap_or_default(),
+        guid,
+        name,
+        description,
+        speaker_info,
+        capacity,
+        position,
+        availabilities,
+    })
+}
+
+/// Room and speaker availabilities share one id sequence.
+pub(super) fn availability(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Availability> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "availability"));
+    let start = o.req(cx, "start", datetime);
+    let end = o.req(cx, "end", datetime);
+    if let (Some(start), Some(end)) = (start, end) {
+        if end < start {
+            cx.err(o.at("end"), "is before start");
+        }
+    }
+    o.finish(cx);
+    Some(Availability {
+        id: id.unwrap_or_default(),
+        start: start.unwrap_or_default(),
+        end: end.unwrap_or_default(),
+    })
+}
+
+pub(super) fn tag(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    names: &mut HashMap<String, String>,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Tag> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "tag"));
+    scope.tags.extend(id);
+    let name = o.req(cx, "tag", string);
+    if let Some(name) = &name {
+        if name.is_empty() || name.contains('/') {
+            cx.err(o.at("tag"), "must be non-empty and must not contain '/'");
+        }
+        if let Some(first) = first_seen(names, name.to_lowercase(), path) {
+            cx.err(
+                o.at("tag"),
+                format!(
+                    "duplicate tag {} {} (also at {first})",
+                    quote(name),
+                    scope.place
+                ),
+            );
+        }
+    }
+    let description = o.i18n(cx, "description");
+    let color = o.opt_str(cx, "color", "");
+    let is_public = o.opt_bool(cx, "is_public", false);
+    o.finish(cx);
+    Some(Tag {
+        id: id.unwrap_or_default(),
+        tag: name.unwrap_or_default(),
+        description,
+        color,
+        is_public,
+    })
+}
+
+pub(super) fn team(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Option<Team> {
+    let mut o = Obj::open(cx, path, v)?;
+    let name = o.req_str(cx, "name");
+    let members = o.list(cx, "members", |cx, p, v| cx.user_ref(p, v));
+    no_duplicates(cx, &o.at("members"), &members, "member");
+    let team = Team {
+        name,
+        members,
+        can_change_submissions: o.opt_bool(cx, "can_change_submissions", false),
+        is_reviewer: o.opt_bool(cx, "is_reviewer", false),
+        force_hide_speaker_names: o.opt_bool(cx, "force_hide_speaker_names", false),
+        limit_tracks: o.list(cx, "limit_tracks", |cx, p, v| scope.track(cx, p, v)),
+    };
+    o.finish(cx);
+    Some(team)
+}

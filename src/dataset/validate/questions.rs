@@ -1,0 +1,90 @@
+//! Questions: variants, targets and options, which answers are checked against.
+
+use super::*;
+
+pub(super) fn question(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Question> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "question"));
+    let variant = o.one_of(cx, "variant", QuestionVariant::ALL, QuestionVariant::String);
+    let target_ok = o
+        .map
+        .get("target")
+        .is_none_or(|t| t.as_str().and_then(QuestionTarget::from_name).is_some());
+    let target = o.one_of(
+        cx,
+        "target",
+        QuestionTarget::ALL,
+        QuestionTarget::Submission,
+    );
+    let question = o.req_i18n(cx, "question");
+    let help_text = o.i18n(cx, "help_text");
+    let question_required = o.one_of(
+        cx,
+        "question_required",
+        QuestionRequired::ALL,
+        QuestionRequired::Optional,
+    );
+    let deadline = o.nullable(cx, "deadline", datetime);
+    let freeze_after = o.nullable(cx, "freeze_after", datetime);
+    let options = o.list(cx, "options", |cx, p, v| {
+        let mut o = Obj::open(cx, p, v)?;
+        let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "option"));
+        let answer = o.req_i18n(cx, "answer");
+        o.finish(cx);
+        Some((
+            id,
+            QuestionOption {
+                id: id.unwrap_or_default(),
+                answer,
+            },
+        ))
+    });
+    let default_answer = o.nullable(cx, "default_answer", string);
+    let min_length = o.nullable(cx, "min_length", non_negative);
+    let max_length = o.nullable(cx, "max_length", non_negative);
+    let contains_personal_data = o.opt_bool(cx, "contains_personal_data", true);
+    let is_public = o.opt_bool(cx, "is_public", false);
+    let is_visible_to_reviewers = o.opt_bool(cx, "is_visible_to_reviewers", true);
+    let active = o.opt_bool(cx, "active", true);
+    let position = o.opt(cx, "position", 0, integer);
+    let tracks = o.list(cx, "tracks", |cx, p, v| scope.track(cx, p, v));
+    let submission_types = o.list(cx, "submission_types", |cx, p, v| {
+        scope.submission_type(cx, p, v)
+    });
+    o.finish(cx);
+
+    // Answers check their owner against the target, and their options.
+    if let Some(id) = id {
+        let reference = QuestionRef {
+            target: target_ok.then_some(target),
+            options: options.iter().filter_map(|(id, _)| *id).collect(),
+        };
+        scope.questions.insert(id, reference);
+    }
+    Some(Question {
+        id: id.unwrap_or_default(),
+        variant,
+        target,
+        question,
+        help_text,
+        question_required,
+        deadline,
+        freeze_after,
+        options: options.into_iter().map(|(_, option)| option).collect(),
+        default_answer,
+        contains_personal_data,
+        min_length,
+        max_length,
+        is_public,
+        is_visible_to_reviewers,
+        active,
+        position,
+        tracks,
+        submission_types,
+    })
+}
