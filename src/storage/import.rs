@@ -49,7 +49,14 @@ pub trait ImportTx: Send {
         event: i64,
         records: &[(Kind, String, i64)],
     ) -> impl Future<Output = Result<()>> + Send;
-    fn upsert_records(
+    /// Records the event does not have yet.
+    fn insert_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+    ) -> impl Future<Output = Result<()>> + Send;
+    /// New bodies (and positions) of records the event has.
+    fn update_records(
         &mut self,
         event: i64,
         records: &[Record],
@@ -111,8 +118,12 @@ pub async fn run<T: ImportTx>(
             tx.move_records(id, batch).await?;
             tick(batch.len());
         }
-        for batch in write.upserts.chunks(BATCH) {
-            tx.upsert_records(id, batch).await?;
+        for batch in write.updates.chunks(BATCH) {
+            tx.update_records(id, batch).await?;
+            tick(batch.len());
+        }
+        for batch in write.inserts.chunks(BATCH) {
+            tx.insert_records(id, batch).await?;
             tick(batch.len());
         }
         changed_events.push(write.slug.clone());

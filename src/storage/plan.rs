@@ -47,8 +47,10 @@ pub struct EventWrite {
     pub slug: String,
     pub hash: i64,
     pub body: String,
-    /// New records and records whose body changed.
-    pub upserts: Vec<Record>,
+    /// Records the stored event does not have.
+    pub inserts: Vec<Record>,
+    /// Records whose body changed.
+    pub updates: Vec<Record>,
     /// Records whose body is unchanged but whose list position moved.
     pub moves: Vec<(Kind, String, i64)>,
     /// Records no longer in the event.
@@ -57,7 +59,7 @@ pub struct EventWrite {
 
 impl EventWrite {
     pub fn writes(&self) -> u64 {
-        1 + (self.upserts.len() + self.moves.len() + self.deletes.len()) as u64
+        1 + (self.inserts.len() + self.updates.len() + self.moves.len() + self.deletes.len()) as u64
     }
 }
 
@@ -142,19 +144,20 @@ pub fn event(
             .or_default()
             .insert(r.key.as_str(), (r.position, r.hash));
     }
-    let mut upserts = Vec::new();
+    let mut inserts = Vec::new();
+    let mut updates = Vec::new();
     let mut moves = Vec::new();
     for record in records::event_records(event) {
         let stored = known
             .get_mut(&record.kind)
             .and_then(|keys| keys.remove(record.key.as_str()));
         match stored {
-            Some((_, hash)) if hash != record.hash => upserts.push(record),
+            Some((_, hash)) if hash != record.hash => updates.push(record),
             Some((position, _)) if position != record.position => {
                 moves.push((record.kind, record.key, record.position))
             }
             Some(_) => {}
-            None => upserts.push(record),
+            None => inserts.push(record),
         }
     }
     let mut deletes: Vec<(Kind, String)> = known
@@ -163,7 +166,8 @@ pub fn event(
         .collect();
     deletes.sort();
     let unchanged = stored.is_some_and(|s| s.hash == hash && s.slug == event.slug)
-        && upserts.is_empty()
+        && inserts.is_empty()
+        && updates.is_empty()
         && moves.is_empty()
         && deletes.is_empty();
     (!unchanged).then(|| EventWrite {
@@ -171,7 +175,8 @@ pub fn event(
         slug: event.slug.clone(),
         hash,
         body,
-        upserts,
+        inserts,
+        updates,
         moves,
         deletes,
     })

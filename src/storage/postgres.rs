@@ -103,6 +103,20 @@ fn version_of(row: &PgRow) -> Result<DataVersion> {
 
 const VERSION: &str = "SELECT identity, generation FROM store WHERE id = 1";
 
+/// A value in COPY's text format: backslash, tab, newline and carriage
+/// return escaped.
+fn copy_text(out: &mut String, value: &str) {
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+}
+
 impl ReadTx for Tx {
     async fn version(&mut self) -> Result<DataVersion> {
         version_of(&sqlx::query(VERSION).fetch_one(&mut *self.0).await?)
@@ -321,14 +335,32 @@ impl ImportTx for Tx {
         Ok(())
     }
 
-    async fn upsert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+    /// COPY: several times faster than INSERT for a whole event.
+    async fn insert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+        let mut data = String::with_capacity(records.iter().map(|r| r.body.len() + 64).sum());
+        for record in records {
+            use std::fmt::Write;
+            let _ = write!(data, "{event}\t{}\t", record.kind.as_str());
+            copy_text(&mut data, &record.key);
+            let _ = write!(data, "\t{}\t{}\t", record.position, record.hash);
+            copy_text(&mut data, &record.body);
+            data.push('\n');
+        }
+        let mut copy = self
+            .0
+            .copy_in_raw("COPY records (event, kind, key, position, hash, body) FROM STDIN")
+            .await?;
+        copy.send(data.into_bytes()).await?;
+        copy.finish().await?;
+        Ok(())
+    }
+
+    async fn update_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
         sqlx::query(
-            "INSERT INTO records (event, kind, key, position, hash, body) \
-             SELECT $1, kind, key, position, hash, body::json \
+            "UPDATE records SET position = u.position, hash = u.hash, body = u.body::json \
              FROM UNNEST($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) \
-             AS r (kind, key, position, hash, body) \
-             ON CONFLICT (event, kind, key) DO UPDATE SET position = excluded.position, \
-             hash = excluded.hash, body = excluded.body",
+             AS u (kind, key, position, hash, body) \
+             WHERE records.event = $1 AND records.kind = u.kind AND records.key = u.key",
         )
         .bind(event)
         .bind(records.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>())

@@ -199,6 +199,33 @@ fn rows(count: usize, width: usize) -> String {
     vec![row; count].join(", ")
 }
 
+impl Tx {
+    /// One multi-row INSERT; `conflict` says what to do with existing keys.
+    async fn write_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+        conflict: &str,
+    ) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO records (event, kind, key, position, hash, body) VALUES {} {conflict}",
+            rows(records.len(), 6)
+        );
+        let mut query = sqlx::query(&sql);
+        for record in records {
+            query = query
+                .bind(event)
+                .bind(record.kind.as_str())
+                .bind(&record.key)
+                .bind(record.position)
+                .bind(record.hash)
+                .bind(&record.body);
+        }
+        query.execute(&mut *self.0).await?;
+        Ok(())
+    }
+}
+
 impl ReadTx for Tx {
     async fn version(&mut self) -> Result<DataVersion> {
         version_of(&sqlx::query(VERSION).fetch_one(&mut *self.0).await?)
@@ -396,25 +423,18 @@ impl ImportTx for Tx {
         Ok(())
     }
 
-    async fn upsert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
-        let sql = format!(
-            "INSERT INTO records (event, kind, key, position, hash, body) VALUES {} \
-             ON CONFLICT (event, kind, key) DO UPDATE SET position = excluded.position, \
+    async fn insert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+        self.write_records(event, records, "").await
+    }
+
+    async fn update_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+        self.write_records(
+            event,
+            records,
+            "ON CONFLICT (event, kind, key) DO UPDATE SET position = excluded.position, \
              hash = excluded.hash, body = excluded.body",
-            rows(records.len(), 6)
-        );
-        let mut query = sqlx::query(&sql);
-        for record in records {
-            query = query
-                .bind(event)
-                .bind(record.kind.as_str())
-                .bind(&record.key)
-                .bind(record.position)
-                .bind(record.hash)
-                .bind(&record.body);
-        }
-        query.execute(&mut *self.0).await?;
-        Ok(())
+        )
+        .await
     }
 
     async fn set_generation(&mut self, generation: i64) -> Result<()> {
