@@ -157,6 +157,8 @@ pub struct User {
     /// are hashed on import and never stored; written as `sha256:HEX`.
     #[serde(with = "token_hashes")]
     pub token_hashes: Vec<String>,
+    /// The user's primary key upstream (pretalx), for the schedule exports.
+    pub id: Option<i64>,
 }
 
 /// `token_hashes` carry their algorithm in the document: `sha256:HEX`.
@@ -206,6 +208,8 @@ pub struct Event {
     pub submissions: Vec<Submission>,
     pub answers: Vec<Answer>,
     pub reviews: Vec<Review>,
+    /// `#rrggbb`, for the schedule exports.
+    pub primary_color: Option<String>,
 }
 
 /// The released current schedule.
@@ -215,6 +219,22 @@ pub struct Schedule {
     pub version: String,
     #[serde(with = "timestamp::option")]
     pub published: Option<Timestamp>,
+    /// Its visible breaks (slots without a submission).
+    pub breaks: Vec<Break>,
+}
+
+/// A break in the released schedule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Break {
+    /// Primary key upstream; one id space with slot ids.
+    pub id: Option<i64>,
+    pub room: Option<i64>,
+    #[serde(with = "timestamp")]
+    pub start: Timestamp,
+    #[serde(with = "timestamp")]
+    pub end: Timestamp,
+    pub description: I18n,
 }
 
 closed_set! {
@@ -277,6 +297,8 @@ pub struct Track {
     pub id: i64,
     pub name: I18n,
     pub color: String,
+    pub description: I18n,
+    pub position: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -417,6 +439,10 @@ pub struct Slot {
     #[serde(with = "timestamp::option")]
     pub end: Option<Timestamp>,
     pub is_visible: bool,
+    /// Primary key upstream; one id space with break ids.
+    pub id: Option<i64>,
+    /// The talk's guid in frab XML/JSON; several slots of a talk may share it.
+    pub guid: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -452,6 +478,8 @@ pub struct Submission {
     pub assigned_reviewers: Vec<String>,
     /// Slots in the released schedule, in dataset order.
     pub slots: Vec<Slot>,
+    /// The submission's primary key upstream, for the schedule exports.
+    pub id: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

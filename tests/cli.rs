@@ -678,6 +678,106 @@ fn lists_and_objects_where_references_belong_are_problems() {
     );
 }
 
+/// The optional fields of the schedule exports (dataset.md): upstream ids,
+/// slot guids, breaks, the event colour, track descriptions and positions.
+#[test]
+fn schedule_export_fields_are_checked() {
+    let breaks = json!([
+        {"id": 7, "room": 99, "start": "2026-06-01T12:00:00Z", "end": "2026-06-01T12:00:00Z"},
+        {"id": 5, "start": "2026-06-01T15:00:00Z", "end": "2026-06-01T15:30:00Z", "x": 1},
+        {"end": "2026-06-01T15:30:00Z", "description": "Coffee"}
+    ]);
+    assert_problems(
+        &with(&[
+            ("/users/0/id", json!(1)),
+            ("/users/1/id", json!(1)),
+            ("/users/2/id", json!("2")),
+            ("/events/0/primary_color", json!("red")),
+            ("/events/0/tracks/0/position", json!("1")),
+            ("/events/0/tracks/0/description", json!(5)),
+            ("/events/0/submissions/0/id", json!(3)),
+            ("/events/0/submissions/1/id", json!(3)),
+            ("/events/0/submissions/0/slots/0/id", json!(5)),
+            ("/events/0/submissions/0/slots/0/guid", json!("nope")),
+            ("/events/0/schedule/breaks", breaks),
+        ]),
+        &[
+            ("users[1].id", "duplicate user id 1 (also at users[0].id)"),
+            (
+                "users[2].id",
+                "must be a positive integer or null, got \"2\"",
+            ),
+            (
+                "events[0].primary_color",
+                "must be a colour #rrggbb or null, got \"red\"",
+            ),
+            ("events[0].tracks[0].position", "must be an integer"),
+            ("events[0].tracks[0].description", "must be"),
+            ("events[0].submissions[1].id", "duplicate submission id 3"),
+            (
+                "events[0].submissions[0].slots[0].guid",
+                "must be a UUID string",
+            ),
+            (
+                "events[0].schedule.breaks[0].room",
+                "room 99 does not exist in event \"mini\"",
+            ),
+            ("events[0].schedule.breaks[0].end", "must be after start"),
+            (
+                "events[0].schedule.breaks[1].id",
+                "duplicate slot id 5 (also at events[0].submissions[0].slots[0].id)",
+            ),
+            ("events[0].schedule.breaks[1].x", "unknown field"),
+            (
+                "events[0].schedule.breaks[2].start",
+                "required field is missing",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn schedule_export_fields_round_trip() {
+    let doc = with(&[
+        ("/users/0/id", json!(41)),
+        ("/events/0/primary_color", json!("#3aA57c")),
+        ("/events/0/tracks/0/position", json!(2)),
+        (
+            "/events/0/tracks/0/description",
+            json!({"en": "Main track", "de": "Hauptprogramm"}),
+        ),
+        ("/events/0/submissions/0/id", json!(17)),
+        ("/events/0/submissions/0/slots/0/id", json!(301)),
+        (
+            "/events/0/submissions/0/slots/0/guid",
+            json!("6f1c2e0a-4b7d-4c55-9a6e-2f3b1d0c9e8a"),
+        ),
+        (
+            "/events/0/schedule/breaks",
+            json!([{"id": 302, "room": 1, "start": "2026-06-01T12:00:00+02:00",
+                    "end": "2026-06-01T13:00:00+02:00", "description": "Lunch"}]),
+        ),
+    ]);
+    let cli = Cli::new();
+    let file = cli.write("fields.json", &doc);
+    cli.import_ok(&[&file]);
+    let exported = cli.export();
+    assert_eq!(exported, normalised(&doc));
+    let event = event_by_slug(&exported, "mini");
+    assert_eq!(event["primary_color"], json!("#3aA57c"));
+    assert_eq!(
+        event["schedule"]["breaks"],
+        json!([{"id": 302, "room": 1, "start": "2026-06-01T10:00:00Z", "end": "2026-06-01T11:00:00Z",
+                "description": {"en": "Lunch"}}])
+    );
+    assert_eq!(
+        event["submissions"][0]["slots"][0]["guid"],
+        json!("6f1c2e0a-4b7d-4c55-9a6e-2f3b1d0c9e8a")
+    );
+    assert_eq!(user_by_code(&exported, "ORGA").unwrap()["id"], json!(41));
+    assert_eq!(user_by_code(&exported, "REV").unwrap()["id"], Value::Null);
+}
+
 #[test]
 fn references_into_another_event_are_problems() {
     // Track 1 and submission type 1 exist, but in event "mini", not "mini2".

@@ -29,7 +29,7 @@ use chrono_tz::Tz;
 use fastrand::Rng;
 
 use crate::model::{
-    hash_token, Anonymised, Answer, Availability, Dataset, Event, I18n, OtherReviews,
+    hash_token, Anonymised, Answer, Availability, Break, Dataset, Event, I18n, OtherReviews,
     ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
     QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
     Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User,
@@ -1168,6 +1168,27 @@ struct Ids {
     option: i64,
     answer: i64,
     review: i64,
+    /// Upstream primary keys (pretalx's), for the schedule exports.
+    user_pk: i64,
+    submission_pk: i64,
+    /// Slots and breaks: one id space.
+    slot_pk: i64,
+}
+
+/// A deterministic UUID for an upstream slot id (pretalx `TalkSlot.uuid`),
+/// derived without drawing from the generator, so that adding it changed
+/// no other value of a seed's dataset.
+fn slot_guid(slot_pk: i64) -> String {
+    let bits = xxhash_rust::xxh3::xxh3_128(format!("confapi-demo-slot-{slot_pk}").as_bytes());
+    let hex = format!("{bits:032x}");
+    format!(
+        "{}-{}-4{}-8{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[13..16],
+        &hex[17..20],
+        &hex[20..32]
+    )
 }
 
 /// Hands out the next id of a kind: ids are one global sequence per kind.
@@ -1283,6 +1304,7 @@ impl Generator {
             timezone: timezone.to_string(),
             is_administrator: false,
             token_hashes: Vec::new(),
+            id: Some(next_id(&mut self.ids.user_pk)),
         });
         self.users.len() - 1
     }
@@ -1394,10 +1416,13 @@ impl Generator {
         let chosen = self.sample(&TRACKS, count);
         chosen
             .into_iter()
-            .map(|(en, de, color)| Track {
+            .enumerate()
+            .map(|(position, (en, de, color))| Track {
                 id: next_id(&mut self.ids.track),
                 name: i18n(en, de),
                 color: color.to_string(),
+                description: I18n::en(&format!("Talks about {}.", en.to_lowercase())),
+                position: Some(position as i64),
             })
             .collect()
     }
@@ -1600,6 +1625,7 @@ impl Generator {
             Schedule {
                 version: "1.0".to_string(),
                 published: Some(published),
+                breaks: self.breaks(&plan, &rooms),
             }
         });
         let review_phase = match plan.kind {
@@ -1633,9 +1659,36 @@ impl Generator {
             submissions,
             answers,
             reviews,
+            primary_color: (plan.kind == EventKind::Showcase).then(|| "#3AA57C".to_string()),
             slug: plan.slug,
             name: plan.name,
         }
+    }
+
+    /// A lunch break every day in the first room, and a coffee break
+    /// without a room on the first day.
+    fn breaks(&mut self, plan: &EventPlan, rooms: &[Room]) -> Vec<Break> {
+        let mut breaks: Vec<Break> = plan
+            .days
+            .iter()
+            .map(|&day| Break {
+                id: Some(next_id(&mut self.ids.slot_pk)),
+                room: rooms.first().map(|r| r.id),
+                start: plan.at(day, 12 * 60 + 30),
+                end: plan.at(day, 13 * 60 + 30),
+                description: i18n("Lunch break", Some("Mittagspause")),
+            })
+            .collect();
+        if let Some(&day) = plan.days.first() {
+            breaks.push(Break {
+                id: Some(next_id(&mut self.ids.slot_pk)),
+                room: None,
+                start: plan.at(day, 15 * 60 + 30),
+                end: plan.at(day, 16 * 60),
+                description: i18n("Coffee & cake", Some("Kaffee & Kuchen")),
+            });
+        }
+        breaks
     }
 
     /// One to three speakers; the `i`-th submission's first speaker is the
@@ -1786,6 +1839,7 @@ impl Generator {
             anonymised,
             assigned_reviewers: Vec::new(),
             slots: Vec::new(),
+            id: Some(next_id(&mut self.ids.submission_pk)),
             code,
         }
     }
@@ -1894,11 +1948,14 @@ impl Generator {
             let invisible = submission.state == SubmissionState::Accepted
                 && (i == INVISIBLE || self.chance(0.25));
             if invisible && i != INVISIBLE && self.rng.bool() {
+                let id = next_id(&mut self.ids.slot_pk);
                 submission.slots.push(Slot {
                     room: None,
                     start: None,
                     end: None,
                     is_visible: false,
+                    id: Some(id),
+                    guid: Some(slot_guid(id)),
                 });
                 continue;
             }
@@ -1906,11 +1963,14 @@ impl Generator {
             let (room, first_start) = timetable.place(minutes);
             for part in 0..submission.slot_count {
                 let start = first_start + Duration::days(part);
+                let id = next_id(&mut self.ids.slot_pk);
                 submission.slots.push(Slot {
                     room: Some(room),
                     start: Some(start),
                     end: Some(start + Duration::minutes(minutes)),
                     is_visible: !invisible,
+                    id: Some(id),
+                    guid: Some(slot_guid(id)),
                 });
             }
         }

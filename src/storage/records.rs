@@ -104,6 +104,7 @@ pub fn event_body(event: &Event) -> String {
         submissions: Vec::new(),
         answers: Vec::new(),
         reviews: Vec::new(),
+        primary_color: event.primary_color.clone(),
     };
     body_of(&head)
 }

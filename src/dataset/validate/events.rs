@@ -18,6 +18,10 @@ pub(super) struct Scope {
     pub(super) profiles: HashMap<String, String>,
     pub(super) submissions: HashSet<String>,
     pub(super) reviews: HashSet<i64>,
+    /// Upstream submission ids → path.
+    pub(super) submission_ids: HashMap<i64, String>,
+    /// Upstream slot and break ids (one id space) → path.
+    pub(super) slot_ids: HashMap<i64, String>,
 }
 
 /// What an answer needs to know about its question.
@@ -142,8 +146,24 @@ pub(super) fn event(
     let timezone = o.opt(cx, "timezone", "UTC".to_string(), timezone);
     let locale = o.opt_str(cx, "locale", "en");
     let show_schedule = o.opt_bool(cx, "show_schedule", true);
+    let primary_color = o.nullable(cx, "primary_color", |cx, p, v| match v {
+        Value::String(s) if is_color(s) => Some(s.clone()),
+        other => {
+            cx.err(
+                p,
+                format!("must be a colour #rrggbb or null, got {}", describe(other)),
+            );
+            None
+        }
+    });
     let has_schedule = o.is_set("schedule");
-    let schedule = o.nullable(cx, "schedule", schedule);
+    // Breaks refer to rooms: they are read once the rooms are known.
+    let mut breaks = None;
+    let mut schedule = o.nullable(cx, "schedule", |cx, p, v| {
+        let (schedule, raw) = schedule(cx, p, v)?;
+        breaks = raw;
+        Some(schedule)
+    });
     let review_phase = o.nullable(cx, "review_phase", review_phase);
 
     let mut scope = Scope {
@@ -171,6 +191,12 @@ pub(super) fn event(
         review(cx, &mut scope, &mut pairs, p, v)
     });
     let answers = o.list(cx, "answers", |cx, p, v| answer(cx, &scope, p, v));
+    if let (Some(schedule), Some(raw)) = (&mut schedule, breaks) {
+        let at = o.at("schedule");
+        schedule.breaks = list_of(cx, &at.key("breaks"), raw, |cx, p, v| {
+            schedule_break(cx, &mut scope, p, v)
+        });
+    }
     o.finish(cx);
 
     Some(Event {
@@ -194,10 +220,20 @@ pub(super) fn event(
         submissions,
         answers,
         reviews,
+        primary_color,
     })
 }
 
-pub(super) fn schedule(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Schedule> {
+fn is_color(s: &str) -> bool {
+    s.len() == 7 && s.starts_with('#') && s[1..].bytes().all(|c| c.is_ascii_hexdigit())
+}
+
+/// The schedule, and its `breaks` unread (they need the event's rooms).
+pub(super) fn schedule<'v>(
+    cx: &mut Cx,
+    path: &Path<'_>,
+    v: &'v Value,
+) -> Option<(Schedule, Option<&'v Value>)> {
     let mut o = Obj::open(cx, path, v)?;
     let version = o.req(cx, "version", string);
     if version.as_deref() == Some("") {
@@ -205,10 +241,45 @@ pub(super) fn schedule(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Schedu
     }
     // Required and not null: a released schedule has a publication time.
     let published = o.req(cx, "published", datetime);
+    let breaks = o.opt(cx, "breaks", None, |_, _, v| Some(Some(v)));
     o.finish(cx);
-    Some(Schedule {
-        version: version.unwrap_or_default(),
-        published,
+    Some((
+        Schedule {
+            version: version.unwrap_or_default(),
+            published,
+            breaks: Vec::new(),
+        },
+        breaks,
+    ))
+}
+
+/// A break: a visible slot without a submission.
+pub(super) fn schedule_break(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Break> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, &mut scope.slot_ids, "slot id")
+    });
+    let room = o.nullable(cx, "room", |cx, p, v| scope.room(cx, p, v));
+    let start = o.req(cx, "start", datetime);
+    let end = o.req(cx, "end", datetime);
+    if let (Some(start), Some(end)) = (start, end) {
+        if end <= start {
+            cx.err(o.at("end"), "must be after start");
+        }
+    }
+    let description = o.i18n(cx, "description");
+    o.finish(cx);
+    Some(Break {
+        id,
+        room,
+        start: start.unwrap_or_default(),
+        end: end.unwrap_or_default(),
+        description,
     })
 }
 
@@ -269,11 +340,15 @@ pub(super) fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) 
     scope.tracks.extend(id);
     let name = o.req_i18n(cx, "name");
     let color = o.opt_str(cx, "color", "");
+    let description = o.i18n(cx, "description");
+    let position = o.nullable(cx, "position", integer);
     o.finish(cx);
     Some(Track {
         id: id.unwrap_or_default(),
         name,
         color,
+        description,
+        position,
     })
 }
 
@@ -281,13 +356,7 @@ pub(super) fn room(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -
     let mut o = Obj::open(cx, path, v)?;
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "room"));
     scope.rooms.extend(id);
-    let guid = o.nullable(cx, "guid", |cx, p, v| match v {
-        Value::String(s) if is_uuid(s) => Some(s.clone()),
-        other => {
-            cx.err(p, format!("must be a UUID string, got {}", describe(other)));
-            None
-        }
-    });
+    let guid = o.nullable(cx, "guid", uuid);
     let name = o.req_i18n(cx, "name");
     let description = o.i18n(cx, "description");
     let speaker_info = o.i18n(cx, "speaker_info");

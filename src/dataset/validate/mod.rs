@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::domain::time::parse_rfc3339;
 use crate::model::{
-    hash_token, Anonymised, Answer, Availability, Dataset, Event, I18n, OtherReviews,
+    hash_token, Anonymised, Answer, Availability, Break, Dataset, Event, I18n, OtherReviews,
     ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
     QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
     Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User,
@@ -749,6 +749,50 @@ fn first_seen<K: std::hash::Hash + Eq>(
         Some(first) => Some(first.clone()),
         None => {
             seen.insert(key, path.to_string());
+            None
+        }
+    }
+}
+
+/// An optional upstream primary key (pretalx's, for the schedule exports):
+/// a positive integer or null, unique among `seen` (its own scope: the whole
+/// document for users, the event for submissions, slots and breaks).
+fn upstream_id(
+    cx: &mut Cx,
+    path: &Path<'_>,
+    value: &Value,
+    seen: &mut HashMap<i64, String>,
+    what: &str,
+) -> Option<i64> {
+    match value.as_i64().filter(|id| *id > 0) {
+        Some(id) => {
+            if let Some(first) = first_seen(seen, id, path) {
+                cx.err(path, format!("duplicate {what} {id} (also at {first})"));
+            }
+            Some(id)
+        }
+        None => {
+            cx.err(
+                path,
+                format!(
+                    "must be a positive integer or null, got {}",
+                    describe(value)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A UUID string (room and slot guids).
+fn uuid(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if is_uuid(s) => Some(s.clone()),
+        other => {
+            cx.err(
+                path,
+                format!("must be a UUID string, got {}", describe(other)),
+            );
             None
         }
     }

@@ -105,6 +105,9 @@ pub(super) fn submission(
         );
     }
     let slots = o.list(cx, "slots", |cx, p, v| slot(cx, scope, p, v));
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, &mut scope.submission_ids, "submission id")
+    });
     o.finish(cx);
     Some(Submission {
         code: code.unwrap_or_default(),
@@ -130,10 +133,11 @@ pub(super) fn submission(
         anonymised,
         assigned_reviewers,
         slots,
+        id,
     })
 }
 
-pub(super) fn slot(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Option<Slot> {
+pub(super) fn slot(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Slot> {
     let mut o = Obj::open(cx, path, v)?;
     let room = o.nullable(cx, "room", |cx, p, v| scope.room(cx, p, v));
     let start = o.nullable(cx, "start", datetime);
@@ -144,11 +148,17 @@ pub(super) fn slot(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Op
         }
     }
     let is_visible = o.req(cx, "is_visible", boolean).unwrap_or_default();
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, &mut scope.slot_ids, "slot id")
+    });
+    let guid = o.nullable(cx, "guid", uuid);
     o.finish(cx);
     Some(Slot {
         room,
         start,
         end,
         is_visible,
+        id,
+        guid,
     })
 }

@@ -9,6 +9,8 @@ pub(super) struct UserSeen {
     /// Token hash (hex) → path of the token or hash that gave it, across all
     /// users: clear tokens and hashes are compared as hashes.
     pub(super) tokens: HashMap<String, String>,
+    /// Upstream user id → path.
+    pub(super) ids: HashMap<i64, String>,
 }
 
 pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value) -> Option<User> {
@@ -39,6 +41,9 @@ pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value)
     let locale = o.opt_str(cx, "locale", "en");
     let timezone = o.opt(cx, "timezone", "UTC".to_string(), timezone);
     let is_administrator = o.opt_bool(cx, "is_administrator", false);
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, &mut seen.ids, "user id")
+    });
 
     let tokens = &mut seen.tokens;
     let clear = o.list(cx, "tokens", |cx, path, v| {
@@ -79,5 +84,6 @@ pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value)
         timezone,
         is_administrator,
         token_hashes: clear.into_iter().chain(hashed).collect(),
+        id,
     })
 }
