@@ -22,11 +22,11 @@ pub trait ImportTx: Send {
     fn version(&mut self) -> impl Future<Output = Result<DataVersion>> + Send;
     fn stored_users(&mut self) -> impl Future<Output = Result<Vec<StoredUser>>> + Send;
     fn stored_events(&mut self) -> impl Future<Output = Result<Vec<StoredEvent>>> + Send;
-    /// Record fingerprints of the events `ids`, by event id.
+    /// Record fingerprints of the events `ids`.
     fn stored_records(
         &mut self,
         ids: &[i64],
-    ) -> impl Future<Output = Result<HashMap<i64, Vec<StoredRecord>>>> + Send;
+    ) -> impl Future<Output = Result<Vec<StoredRecord>>> + Send;
     /// Removes these users, so that inserting them afterwards cannot clash
     /// with an address another written user gives up (two users swapping
     /// addresses in one import).
@@ -75,11 +75,12 @@ pub async fn run<T: ImportTx>(
     let stored_users = tx.stored_users().await?;
     let stored_events = tx.stored_events().await?;
     let replaced = plan::replaced_ids(&stored_events, dataset);
-    let stored_records = if replaced.is_empty() {
-        HashMap::new()
-    } else {
-        tx.stored_records(&replaced).await?
-    };
+    let mut stored_records: HashMap<i64, Vec<StoredRecord>> = HashMap::new();
+    if !replaced.is_empty() {
+        for record in tx.stored_records(&replaced).await? {
+            stored_records.entry(record.event).or_default().push(record);
+        }
+    }
     let started = std::time::Instant::now();
     let plan = plan::import(&stored_users, &stored_events, &stored_records, dataset)
         .map_err(StoreError::Rejected)?;

@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 use std::future::Future;
 
-use super::records::EventAssembler;
+use super::records::{EventAssembler, RecordRow};
 use super::{DataVersion, Loaded, StoreError};
 use crate::model::User;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
 /// A stored event's own row.
+#[derive(sqlx::FromRow)]
 pub struct EventRow {
     pub id: i64,
     pub slug: String,
@@ -26,10 +27,12 @@ pub trait ReadTx: Send {
     fn events(&mut self) -> impl Future<Output = Result<Vec<EventRow>>> + Send;
     /// Every user, by code.
     fn users(&mut self) -> impl Future<Output = Result<Vec<User>>> + Send;
-    /// Streams the records of the events in `assemblers` into them.
+    /// Streams the records of the events `ids` into `sink`, one by one, so
+    /// that bodies are parsed as they arrive instead of held.
     fn records(
         &mut self,
-        assemblers: &mut HashMap<i64, EventAssembler>,
+        ids: &[i64],
+        sink: &mut (dyn FnMut(RecordRow) -> Result<()> + Send),
     ) -> impl Future<Output = Result<()>> + Send;
 }
 
@@ -48,7 +51,12 @@ pub async fn run<T: ReadTx>(tx: &mut T, wanted: impl Fn(&str, i64) -> bool) -> R
     }
     let users = tx.users().await?;
     if !assemblers.is_empty() {
-        tx.records(&mut assemblers).await?;
+        let ids: Vec<i64> = assemblers.keys().copied().collect();
+        tx.records(&ids, &mut |row| match assemblers.get_mut(&row.event) {
+            Some(assembler) => assembler.add(row.kind, row.position, &row.body),
+            None => Ok(()),
+        })
+        .await?;
     }
     let mut changed_events: Vec<_> = assemblers
         .into_values()
@@ -61,9 +69,4 @@ pub async fn run<T: ReadTx>(tx: &mut T, wanted: impl Fn(&str, i64) -> bool) -> R
         event_generations,
         changed_events,
     })
-}
-
-/// The ids of `assemblers` as a JSON array, for `json_each` / `json_array_elements`.
-pub fn ids_json(ids: impl Iterator<Item = i64>) -> String {
-    serde_json::to_string(&ids.collect::<Vec<_>>()).expect("ids serialise")
 }

@@ -12,6 +12,7 @@ use crate::model::{Dataset, Event};
 use super::records::{self, Kind, Record};
 
 /// A stored user, as far as planning needs it.
+#[derive(sqlx::FromRow)]
 pub struct StoredUser {
     pub code: String,
     pub email_lower: String,
@@ -19,6 +20,7 @@ pub struct StoredUser {
 }
 
 /// A stored event, as far as planning needs it.
+#[derive(sqlx::FromRow)]
 pub struct StoredEvent {
     pub id: i64,
     pub slug: String,
@@ -26,7 +28,10 @@ pub struct StoredEvent {
 }
 
 /// A stored record's fingerprint.
+#[derive(sqlx::FromRow)]
 pub struct StoredRecord {
+    pub event: i64,
+    #[sqlx(try_from = "String")]
     pub kind: Kind,
     pub key: String,
     pub position: i64,

@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::str::FromStr;
 
 use futures_util::TryStreamExt;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Executor, PgPool, Row};
 
 use super::import::{self, ImportTx};
 use super::load::{self, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
-use super::records::{self, EventAssembler, Kind, Record};
+use super::records::{self, Kind, Record, RecordRow};
 use super::{
     BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
     OLD_SCHEMA,
@@ -94,13 +94,6 @@ impl PgStore {
     }
 }
 
-fn version_of(row: &PgRow) -> Result<DataVersion> {
-    Ok(DataVersion {
-        identity: row.try_get("identity")?,
-        generation: row.try_get("generation")?,
-    })
-}
-
 const VERSION: &str = "SELECT identity, generation FROM store WHERE id = 1";
 
 /// A value in COPY's text format: backslash, tab, newline and carriage
@@ -119,23 +112,15 @@ fn copy_text(out: &mut String, value: &str) {
 
 impl ReadTx for Tx {
     async fn version(&mut self) -> Result<DataVersion> {
-        version_of(&sqlx::query(VERSION).fetch_one(&mut *self.0).await?)
+        Ok(sqlx::query_as(VERSION).fetch_one(&mut *self.0).await?)
     }
 
     async fn events(&mut self) -> Result<Vec<EventRow>> {
-        sqlx::query("SELECT id, slug, generation, body::text AS body FROM events ORDER BY slug")
-            .fetch_all(&mut *self.0)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(EventRow {
-                    id: row.try_get("id")?,
-                    slug: row.try_get("slug")?,
-                    generation: row.try_get("generation")?,
-                    body: row.try_get("body")?,
-                })
-            })
-            .collect()
+        Ok(sqlx::query_as(
+            "SELECT id, slug, generation, body::text AS body FROM events ORDER BY slug",
+        )
+        .fetch_all(&mut *self.0)
+        .await?)
     }
 
     async fn users(&mut self) -> Result<Vec<User>> {
@@ -148,19 +133,18 @@ impl ReadTx for Tx {
         Ok(users)
     }
 
-    async fn records(&mut self, assemblers: &mut HashMap<i64, EventAssembler>) -> Result<()> {
-        let ids: Vec<i64> = assemblers.keys().copied().collect();
-        let mut rows = sqlx::query(
+    async fn records(
+        &mut self,
+        ids: &[i64],
+        sink: &mut (dyn FnMut(RecordRow) -> Result<()> + Send),
+    ) -> Result<()> {
+        let mut rows = sqlx::query_as(
             "SELECT event, kind, position, body::text AS body FROM records WHERE event = ANY($1)",
         )
         .bind(ids)
         .fetch(&mut *self.0);
         while let Some(row) = rows.try_next().await? {
-            let event: i64 = row.try_get("event")?;
-            let kind = records::kind(row.try_get("kind")?)?;
-            if let Some(assembler) = assemblers.get_mut(&event) {
-                assembler.add(kind, row.try_get("position")?, row.try_get("body")?)?;
-            }
+            sink(row)?;
         }
         Ok(())
     }
@@ -172,53 +156,24 @@ impl ImportTx for Tx {
     }
 
     async fn stored_users(&mut self) -> Result<Vec<StoredUser>> {
-        sqlx::query("SELECT code, email_lower, hash FROM users")
+        Ok(sqlx::query_as("SELECT code, email_lower, hash FROM users")
             .fetch_all(&mut *self.0)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(StoredUser {
-                    code: row.try_get("code")?,
-                    email_lower: row.try_get("email_lower")?,
-                    hash: row.try_get("hash")?,
-                })
-            })
-            .collect()
+            .await?)
     }
 
     async fn stored_events(&mut self) -> Result<Vec<StoredEvent>> {
-        sqlx::query("SELECT id, slug, hash FROM events")
+        Ok(sqlx::query_as("SELECT id, slug, hash FROM events")
             .fetch_all(&mut *self.0)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(StoredEvent {
-                    id: row.try_get("id")?,
-                    slug: row.try_get("slug")?,
-                    hash: row.try_get("hash")?,
-                })
-            })
-            .collect()
+            .await?)
     }
 
-    async fn stored_records(&mut self, ids: &[i64]) -> Result<HashMap<i64, Vec<StoredRecord>>> {
-        let mut out: HashMap<i64, Vec<StoredRecord>> = HashMap::new();
-        let mut rows = sqlx::query(
+    async fn stored_records(&mut self, ids: &[i64]) -> Result<Vec<StoredRecord>> {
+        Ok(sqlx::query_as(
             "SELECT event, kind, key, position, hash FROM records WHERE event = ANY($1)",
         )
         .bind(ids)
-        .fetch(&mut *self.0);
-        while let Some(row) = rows.try_next().await? {
-            out.entry(row.try_get("event")?)
-                .or_default()
-                .push(StoredRecord {
-                    kind: records::kind(row.try_get("kind")?)?,
-                    key: row.try_get("key")?,
-                    position: row.try_get("position")?,
-                    hash: row.try_get("hash")?,
-                });
-        }
-        Ok(out)
+        .fetch_all(&mut *self.0)
+        .await?)
     }
 
     async fn delete_users(&mut self, users: &[UserWrite]) -> Result<()> {
@@ -384,7 +339,7 @@ impl ImportTx for Tx {
 
 impl Store for PgStore {
     fn version(&self) -> BoxFuture<'_, Result<DataVersion>> {
-        Box::pin(async move { version_of(&sqlx::query(VERSION).fetch_one(&self.pool).await?) })
+        Box::pin(async move { Ok(sqlx::query_as(VERSION).fetch_one(&self.pool).await?) })
     }
 
     fn event_count(&self) -> BoxFuture<'_, Result<i64>> {

@@ -238,7 +238,22 @@ fn in_order<T>(items: &mut Vec<T>, positions: Vec<i64>) {
 }
 
 /// Reads a stored kind name.
-pub fn kind(name: &str) -> Result<Kind, StoreError> {
-    Kind::from_name(name)
-        .ok_or_else(|| StoreError::Corrupt(format!("unknown record kind {name:?}")))
+impl TryFrom<String> for Kind {
+    type Error = StoreError;
+
+    /// Reads a stored kind name.
+    fn try_from(name: String) -> Result<Kind, StoreError> {
+        Kind::from_name(&name)
+            .ok_or_else(|| StoreError::Corrupt(format!("unknown record kind {name:?}")))
+    }
+}
+
+/// A stored record with its body, as `load` reads it.
+#[derive(sqlx::FromRow)]
+pub struct RecordRow {
+    pub event: i64,
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub position: i64,
+    pub body: String,
 }

@@ -8,15 +8,13 @@ use std::collections::HashMap;
 use std::str::FromStr;
 
 use futures_util::TryStreamExt;
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 
 use super::import::{self, ImportTx};
 use super::load::{self, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
-use super::records::{self, EventAssembler, Kind, Record};
+use super::records::{self, Kind, Record, RecordRow};
 use super::{
     BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
     OLD_SCHEMA,
@@ -184,14 +182,12 @@ impl SqliteStore {
     }
 }
 
-fn version_of(row: &SqliteRow) -> Result<DataVersion> {
-    Ok(DataVersion {
-        identity: row.try_get("identity")?,
-        generation: row.try_get("generation")?,
-    })
-}
-
 const VERSION: &str = "SELECT identity, generation FROM store WHERE id = 1";
+
+/// Ids as a JSON array, for `json_each`.
+fn ids_json(ids: &[i64]) -> String {
+    serde_json::to_string(ids).expect("ids serialise")
+}
 
 /// `(?, ?), (?, ?)`: `count` rows of `width` parameters.
 fn rows(count: usize, width: usize) -> String {
@@ -228,23 +224,15 @@ impl Tx {
 
 impl ReadTx for Tx {
     async fn version(&mut self) -> Result<DataVersion> {
-        version_of(&sqlx::query(VERSION).fetch_one(&mut *self.0).await?)
+        Ok(sqlx::query_as(VERSION).fetch_one(&mut *self.0).await?)
     }
 
     async fn events(&mut self) -> Result<Vec<EventRow>> {
-        sqlx::query("SELECT id, slug, generation, body FROM events ORDER BY slug")
-            .fetch_all(&mut *self.0)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(EventRow {
-                    id: row.try_get("id")?,
-                    slug: row.try_get("slug")?,
-                    generation: row.try_get("generation")?,
-                    body: row.try_get("body")?,
-                })
-            })
-            .collect()
+        Ok(
+            sqlx::query_as("SELECT id, slug, generation, body FROM events ORDER BY slug")
+                .fetch_all(&mut *self.0)
+                .await?,
+        )
     }
 
     async fn users(&mut self) -> Result<Vec<User>> {
@@ -256,20 +244,19 @@ impl ReadTx for Tx {
         Ok(users)
     }
 
-    async fn records(&mut self, assemblers: &mut HashMap<i64, EventAssembler>) -> Result<()> {
-        let ids = load::ids_json(assemblers.keys().copied());
-        let mut rows = sqlx::query(
+    async fn records(
+        &mut self,
+        ids: &[i64],
+        sink: &mut (dyn FnMut(RecordRow) -> Result<()> + Send),
+    ) -> Result<()> {
+        let mut rows = sqlx::query_as(
             "SELECT event, kind, position, body FROM records \
              WHERE event IN (SELECT value FROM json_each(?1))",
         )
-        .bind(ids)
+        .bind(ids_json(ids))
         .fetch(&mut *self.0);
         while let Some(row) = rows.try_next().await? {
-            let event: i64 = row.try_get("event")?;
-            let kind = records::kind(row.try_get("kind")?)?;
-            if let Some(assembler) = assemblers.get_mut(&event) {
-                assembler.add(kind, row.try_get("position")?, row.try_get("body")?)?;
-            }
+            sink(row)?;
         }
         Ok(())
     }
@@ -281,54 +268,25 @@ impl ImportTx for Tx {
     }
 
     async fn stored_users(&mut self) -> Result<Vec<StoredUser>> {
-        sqlx::query("SELECT code, email_lower, hash FROM users")
+        Ok(sqlx::query_as("SELECT code, email_lower, hash FROM users")
             .fetch_all(&mut *self.0)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(StoredUser {
-                    code: row.try_get("code")?,
-                    email_lower: row.try_get("email_lower")?,
-                    hash: row.try_get("hash")?,
-                })
-            })
-            .collect()
+            .await?)
     }
 
     async fn stored_events(&mut self) -> Result<Vec<StoredEvent>> {
-        sqlx::query("SELECT id, slug, hash FROM events")
+        Ok(sqlx::query_as("SELECT id, slug, hash FROM events")
             .fetch_all(&mut *self.0)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(StoredEvent {
-                    id: row.try_get("id")?,
-                    slug: row.try_get("slug")?,
-                    hash: row.try_get("hash")?,
-                })
-            })
-            .collect()
+            .await?)
     }
 
-    async fn stored_records(&mut self, ids: &[i64]) -> Result<HashMap<i64, Vec<StoredRecord>>> {
-        let mut out: HashMap<i64, Vec<StoredRecord>> = HashMap::new();
-        let mut rows = sqlx::query(
+    async fn stored_records(&mut self, ids: &[i64]) -> Result<Vec<StoredRecord>> {
+        Ok(sqlx::query_as(
             "SELECT event, kind, key, position, hash FROM records \
              WHERE event IN (SELECT value FROM json_each(?1))",
         )
-        .bind(load::ids_json(ids.iter().copied()))
-        .fetch(&mut *self.0);
-        while let Some(row) = rows.try_next().await? {
-            out.entry(row.try_get("event")?)
-                .or_default()
-                .push(StoredRecord {
-                    kind: records::kind(row.try_get("kind")?)?,
-                    key: row.try_get("key")?,
-                    position: row.try_get("position")?,
-                    hash: row.try_get("hash")?,
-                });
-        }
-        Ok(out)
+        .bind(ids_json(ids))
+        .fetch_all(&mut *self.0)
+        .await?)
     }
 
     async fn delete_users(&mut self, users: &[UserWrite]) -> Result<()> {
@@ -450,7 +408,7 @@ impl Store for SqliteStore {
     fn version(&self) -> BoxFuture<'_, Result<DataVersion>> {
         Box::pin(async move {
             let pool = self.pool().await?;
-            version_of(&sqlx::query(VERSION).fetch_one(&pool).await?)
+            Ok(sqlx::query_as(VERSION).fetch_one(&pool).await?)
         })
     }
 
