@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use futures_util::TryStreamExt;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::{Executor, PgPool, Row};
+use sqlx::{ConnectOptions, Executor, PgPool, Row};
 
 use super::import::{self, ImportTx};
 use super::load::{self, EventRow, ReadTx};
@@ -33,7 +33,9 @@ struct Tx(sqlx::Transaction<'static, sqlx::Postgres>);
 impl PgStore {
     pub async fn open(url: &str, settings: &DbSettings) -> Result<Self> {
         let options = PgConnectOptions::from_str(url)
-            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
+            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?
+            // Reading a whole large event takes seconds by design: not a warning.
+            .log_slow_statements(log::LevelFilter::Debug, std::time::Duration::from_secs(1));
         let statement_ms = settings.statement_timeout.as_millis();
         let pool = PgPoolOptions::new()
             .max_connections(settings.pool_size)

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use futures_util::TryStreamExt;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{ConnectOptions, Row, SqlitePool};
 
 use super::import::{self, ImportTx};
 use super::load::{self, EventRow, ReadTx};
@@ -54,6 +54,8 @@ impl SqliteStore {
             // Room for the records index while an import inserts a million
             // rows in random key order (the default is 2 MB).
             .pragma("cache_size", "-65536")
+            // Reading a whole large event takes seconds by design: not a warning.
+            .log_slow_statements(log::LevelFilter::Debug, std::time::Duration::from_secs(1))
             // Bodies of a few kB: larger pages mean fewer overflow pages (new databases only).
             .page_size(16384);
         let file = options.get_filename().to_path_buf();
