@@ -5,13 +5,17 @@
 //! questions, answers and reviews so that every visibility rule has a case
 //! that separates it from its neighbours. Expected bodies are written out in
 //! full from the literal values of that dataset.
-#![recursion_limit = "512"]
 
-mod common;
+use crate::helpers::{self, assert_bad_parameters};
+
+/// `GET path` is a 400 naming exactly these parameters.
+async fn assert_bad_params(client: &Client, path: &str, keys: &[&str]) {
+    assert_bad_parameters(&client.get(path).await, keys, &format!("GET {path}"));
+}
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{democon, edge, mini, Client, TestServer};
+use helpers::{democon, edge, mini, Client, TestServer};
 use serde_json::{json, Value};
 
 // ==========================================================================
@@ -423,29 +427,6 @@ fn result_codes(body: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Asserts a 400 whose body has exactly these parameters as keys, each with
-/// a non-empty list of messages.
-async fn assert_bad_params(client: &Client, path: &str, keys: &[&str]) {
-    let reply = client.get(path).await;
-    assert_eq!(reply.status, 400, "GET {path}: {}", reply.text);
-    let body = reply
-        .body
-        .as_object()
-        .unwrap_or_else(|| panic!("GET {path}: {}", reply.text));
-    let got: BTreeSet<&str> = body.keys().map(String::as_str).collect();
-    let want: BTreeSet<&str> = keys.iter().copied().collect();
-    assert_eq!(got, want, "GET {path}: {}", reply.text);
-    for (key, messages) in body {
-        let list = messages
-            .as_array()
-            .unwrap_or_else(|| panic!("{key}: {messages}"));
-        assert!(
-            !list.is_empty() && list.iter().all(Value::is_string),
-            "{key}: {messages}"
-        );
-    }
-}
-
 /// Asserts `404 {"detail": <string>}`.
 async fn assert_not_found(client: &Client, path: &str) {
     let reply = client.get(path).await;
@@ -695,7 +676,7 @@ async fn speaker_availabilities_are_all_day_only_from_local_midnight_to_local_mi
 #[tokio::test]
 async fn speaker_availabilities_in_edge_time_zones() {
     let data = edge();
-    let orga = common::token_of(&data, "orga@edge.example");
+    let orga = helpers::token_of(&data, "orga@edge.example");
     let server = TestServer::start(&[data]).await;
     let orga = server.token(&orga);
     // Asia/Kolkata (+05:30)
@@ -726,7 +707,7 @@ async fn speaker_availabilities_in_edge_time_zones() {
         ])
     );
     // nobody but organisers gets availabilities or e-mails
-    let reviewer = server.token(&common::token_of(&edge(), "reviewer@edge.example"));
+    let reviewer = server.token(&helpers::token_of(&edge(), "reviewer@edge.example"));
     let body = reviewer.ok("/api/events/edge.conf/speakers/EDGSPK/").await;
     let keys: BTreeSet<&str> = body
         .as_object()
@@ -2250,7 +2231,7 @@ async fn edge_hidden_reviewers_without_names_see_no_speakers() {
         "assigned@edge.example",
         "limited@edge.example",
     ] {
-        let client = server.token(&common::token_of(&data, email));
+        let client = server.token(&helpers::token_of(&data, email));
         assert_eq!(
             client.ok("/api/events/edge-hidden/speakers/").await,
             page(vec![]),
@@ -2265,7 +2246,7 @@ async fn edge_hidden_reviewers_without_names_see_no_speakers() {
         );
     }
     // the organiser sees every profile there
-    let orga = server.token(&common::token_of(&data, "orga@edge.example"));
+    let orga = server.token(&helpers::token_of(&data, "orga@edge.example"));
     assert_eq!(
         orga.ok("/api/events/edge-hidden/speakers/").await["count"],
         9

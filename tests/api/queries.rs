@@ -2,7 +2,7 @@
 //! whatever the page size: one `generation` check, and a `load` only after
 //! an import. Counted through a wrapper around the real store.
 
-mod common;
+use crate::helpers;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -55,9 +55,9 @@ impl Store for CountingStore {
 
 #[tokio::test]
 async fn a_request_costs_one_query_whatever_the_page_size() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let inner = storage::open(&db.url).await.unwrap();
-    let dataset = confapi::dataset::validate::parse_value(&common::democon()).unwrap();
+    let dataset = confapi::dataset::validate::parse_value(&helpers::democon()).unwrap();
     inner.import(&dataset, None).await.unwrap();
     let counts = Arc::new(Counts::default());
     let store: Arc<dyn Store> = Arc::new(CountingStore {
@@ -76,7 +76,7 @@ async fn a_request_costs_one_query_whatever_the_page_size() {
     let get = |path: &str| {
         let request = http.get(format!("{base}{path}")).header(
             "Authorization",
-            format!("Token {}", common::democon_tokens::ORGA),
+            format!("Token {}", helpers::democon_tokens::ORGA),
         );
         async move {
             let response = request.send().await.unwrap();

@@ -6,9 +6,9 @@
 //! restatement of the contract (the "contract model" section below), for
 //! every caller that has a token.
 
-mod common;
+use crate::helpers::{self, assert_bad_parameters, assert_invalid_page};
 
-use common::{democon, democon_tokens as tok, edge, mini, Client, Reply, TestServer};
+use helpers::{democon, democon_tokens as tok, edge, mini, Client, Reply, TestServer};
 use serde_json::{json, Value};
 
 // ===========================================================================
@@ -118,36 +118,6 @@ fn assert_error(reply: &Reply, status: u16, what: &str) {
         .unwrap_or_else(|| panic!("{what}: not an object: {}", reply.text));
     assert_eq!(body.len(), 1, "{what}: {}", reply.text);
     assert!(body["detail"].is_string(), "{what}: {}", reply.text);
-}
-
-#[track_caller]
-fn assert_invalid_page(reply: &Reply, what: &str) {
-    assert_eq!(reply.status, 404, "{what}: {}", reply.text);
-    assert_eq!(reply.body, json!({"detail": "Invalid page."}), "{what}");
-}
-
-/// A 400 naming exactly these parameters, each with a list of messages.
-#[track_caller]
-fn assert_bad_parameters(reply: &Reply, params: &[&str], what: &str) {
-    assert_eq!(reply.status, 400, "{what}: {}", reply.text);
-    let body = reply
-        .body
-        .as_object()
-        .unwrap_or_else(|| panic!("{what}: {}", reply.text));
-    let mut keys: Vec<&str> = body.keys().map(String::as_str).collect();
-    keys.sort();
-    let mut wanted = params.to_vec();
-    wanted.sort();
-    assert_eq!(keys, wanted, "{what}");
-    for (key, messages) in body {
-        let messages = messages
-            .as_array()
-            .unwrap_or_else(|| panic!("{what}: {key}: {messages}"));
-        assert!(
-            !messages.is_empty() && messages.iter().all(Value::is_string),
-            "{what}: {key}"
-        );
-    }
 }
 
 /// The ids of a list page's results.

@@ -1,8 +1,8 @@
 //! behaviour.md §1 (transport) and §2 (authentication), over HTTP.
 
-mod common;
+use crate::helpers;
 
-use common::{democon, democon_tokens as tok, mini, TestServer};
+use helpers::{democon, democon_tokens as tok, mini, TestServer};
 use serde_json::json;
 
 #[tokio::test]

@@ -13,20 +13,23 @@ use confapi::dataset::validate;
 use confapi::http::{AppState, Config};
 use confapi::storage::{self, Store};
 
-/// `shared/` beside the repository.
-pub fn shared(path: &str) -> String {
-    format!("{}/../shared/{path}", env!("CARGO_MANIFEST_DIR"))
+/// A fixture in `tests/data/` (the tests read nothing outside the repository).
+pub fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// shared/datasets/democon.json, exported data copied into tests/data.
 pub fn democon() -> Value {
-    load_json(&shared("datasets/democon.json"))
+    load_json(&data("democon.json"))
+}
+
+/// shared/datasets/client-friendly.json, copied into tests/data.
+pub fn client_friendly() -> Value {
+    load_json(&data("client-friendly.json"))
 }
 
 pub fn edge() -> Value {
-    load_json(&format!(
-        "{}/tests/data/edge.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
+    load_json(&data("edge.json"))
 }
 
 pub fn load_json(path: &str) -> Value {
@@ -359,4 +362,50 @@ pub fn mini() -> Value {
             ]
         }]
     })
+}
+
+/// A 400 naming exactly these parameters: a JSON object with one key per
+/// bad parameter, each a non-empty list of non-empty messages.
+#[track_caller]
+pub fn assert_bad_parameters(reply: &Reply, parameters: &[&str], context: &str) {
+    assert_eq!(reply.status, 400, "{context}: {}", reply.text);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/json"),
+        "{context}"
+    );
+    let map = reply
+        .body
+        .as_object()
+        .unwrap_or_else(|| panic!("{context}: not an object: {}", reply.text));
+    let keys: std::collections::BTreeSet<&str> = map.keys().map(String::as_str).collect();
+    let expected: std::collections::BTreeSet<&str> = parameters.iter().copied().collect();
+    assert_eq!(keys, expected, "{context}: {}", reply.text);
+    for (key, messages) in map {
+        let list = messages
+            .as_array()
+            .unwrap_or_else(|| panic!("{context}: {key} is not a list"));
+        assert!(!list.is_empty(), "{context}: {key} has no message");
+        assert!(
+            list.iter()
+                .all(|m| m.as_str().is_some_and(|m| !m.is_empty())),
+            "{context}: {key}: {messages}"
+        );
+    }
+}
+
+/// `404 {"detail": "Invalid page."}` as JSON.
+#[track_caller]
+pub fn assert_invalid_page(reply: &Reply, context: &str) {
+    assert_eq!(reply.status, 404, "{context}: {}", reply.text);
+    assert_eq!(
+        reply.body,
+        serde_json::json!({"detail": "Invalid page."}),
+        "{context}"
+    );
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/json"),
+        "{context}"
+    );
 }

@@ -3,7 +3,7 @@
 //! CONFAPI_TEST_POSTGRES set). Validation rules and messages
 //! follow shared/spec/dataset.md and src/dataset/validate.rs.
 
-mod common;
+use crate::helpers;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 /// A temporary directory holding the database and the dataset files.
 struct Cli {
     dir: tempfile::TempDir,
-    db: common::TestDatabase,
+    db: helpers::TestDatabase,
 }
 
 struct Run {
@@ -54,7 +54,7 @@ impl Cli {
     fn new() -> Self {
         let cli = Cli {
             dir: tempfile::tempdir().expect("temp dir"),
-            db: common::TestDatabase::new(),
+            db: helpers::TestDatabase::new(),
         };
         let empty = cli.write(
             "empty.json",
@@ -138,11 +138,11 @@ impl Cli {
 }
 
 fn democon_path() -> PathBuf {
-    PathBuf::from(common::shared("datasets/democon.json"))
+    PathBuf::from(helpers::data("democon.json"))
 }
 
 fn client_friendly_path() -> PathBuf {
-    PathBuf::from(common::shared("datasets/client-friendly.json"))
+    PathBuf::from(helpers::data("client-friendly.json"))
 }
 
 /// A document in its normal form: validated, converted, written back
@@ -166,7 +166,7 @@ fn normalised(doc: &Value) -> Value {
 /// to it (its reviews, and answers on it or on those reviews); returns the
 /// document and the removed code.
 fn democon_without_first_submission() -> (Value, String) {
-    let mut doc = common::democon();
+    let mut doc = helpers::democon();
     let event = &mut doc["events"][0];
     let removed = event["submissions"][0]["code"]
         .as_str()
@@ -274,7 +274,7 @@ fn remove(doc: &mut Value, pointer: &str) {
 // A valid base document for the validation rules
 // ---------------------------------------------------------------------------
 
-/// `common::mini()` plus what the answer and review rules need: question 1
+/// `helpers::mini()` plus what the answer and review rules need: question 1
 /// (target speaker), question 2 (target submission, options 1 and 2),
 /// question 3 (target reviewer), answers 1-3 (one per target) and review 1
 /// (REV on SUB2).
@@ -282,7 +282,7 @@ fn remove(doc: &mut Value, pointer: &str) {
 /// users: 0 ORGA, 1 REV, 2 NOBODY, 3 SPK1, 4 SPK2 (NOBODY is referenced by
 /// nothing). Submissions: 0 PUB1 (slot), 1 SUB2, 2 SUB3 (unreferenced).
 fn base() -> Value {
-    let mut doc = common::mini();
+    let mut doc = helpers::mini();
     let event = &mut doc["events"][0];
     event["questions"] = json!([
         {"id": 1, "question": "T-shirt size?", "target": "speaker"},
@@ -1037,7 +1037,7 @@ fn validate_lists_every_problem_of_every_file() {
     );
     remove(&mut first, "/events/0/name");
     let first = cli.write("first.json", &first);
-    let mut second = common::democon();
+    let mut second = helpers::democon();
     set(&mut second, "/events/0/submissions/3/track", json!(4242));
     set(&mut second, "/events/1/slug", json!("bad slug"));
     let second = cli.write("second.json", &second);
@@ -1085,7 +1085,7 @@ fn a_broken_import_leaves_the_database_unchanged() {
 
     // A modified copy: one submission fewer, a renamed event, a new user ...
     // and one bad reference.
-    let mut broken = common::democon();
+    let mut broken = helpers::democon();
     remove(&mut broken, "/events/0/submissions/0");
     set(&mut broken, "/events/0/name", json!({"en": "Renamed"}));
     set(&mut broken, "/users/0/name", json!("Renamed Admin"));
@@ -1113,7 +1113,7 @@ fn a_broken_import_leaves_the_database_unchanged() {
 #[test]
 fn one_broken_file_among_several_writes_nothing() {
     let cli = Cli::new();
-    let mut broken = common::load_json(&client_friendly_path().display().to_string());
+    let mut broken = helpers::load_json(&client_friendly_path().display().to_string());
     set(&mut broken, "/events/0/date_from", json!("2026-02-30"));
     let file = cli.write("broken.json", &broken);
     let run = cli.import(&[&democon_path(), &file], false);
@@ -1151,7 +1151,7 @@ fn import_dry_run_writes_nothing() {
     assert_eq!(cli.export_text(), before, "a dry run changed the database");
 
     // A dry run of a broken file fails.
-    let mut broken = common::democon();
+    let mut broken = helpers::democon();
     set(&mut broken, "/events/0/timezone", json!("Nowhere"));
     let broken = cli.write("broken.json", &broken);
     let run = cli.import(&[&broken], true);
@@ -1238,8 +1238,8 @@ fn several_files_import_together() {
     cli.import_ok(&[&democon_path(), &client_friendly_path()]);
     let export = cli.export();
     assert_eq!(slugs(&export), vec!["clientcon", "democon", "privcon"]);
-    let expected_democon = normalised(&common::democon());
-    let expected_clients = normalised(&common::load_json(
+    let expected_democon = normalised(&helpers::democon());
+    let expected_clients = normalised(&helpers::load_json(
         &client_friendly_path().display().to_string(),
     ));
     assert_eq!(
@@ -1257,7 +1257,7 @@ fn several_files_import_together() {
 fn the_same_event_slug_in_two_files_is_an_error() {
     let cli = Cli::new();
     // client-friendly.json renamed to democon (in another letter case).
-    let mut clash = common::load_json(&client_friendly_path().display().to_string());
+    let mut clash = helpers::load_json(&client_friendly_path().display().to_string());
     set(&mut clash, "/events/0/slug", json!("DemoCon"));
     let clash = cli.write("clash.json", &clash);
     let run = cli.import(&[&democon_path(), &clash], false);
@@ -1289,7 +1289,7 @@ fn export_after_import_gives_back_an_equivalent_document() {
     cli.import_ok(&[&democon_path()]);
     let text = cli.export_text();
     let exported: Value = serde_json::from_str(&text).expect("JSON");
-    let original = common::democon();
+    let original = helpers::democon();
     assert_eq!(normalised(&exported), normalised(&original));
     // Written in normal form: every default filled in, hashes, UTC instants.
     assert_eq!(
@@ -1299,10 +1299,10 @@ fn export_after_import_gives_back_an_equivalent_document() {
 
     // Tokens only as hashes, never in clear.
     for token in [
-        common::democon_tokens::ADMIN,
-        common::democon_tokens::ORGA,
-        common::democon_tokens::REVIEWER,
-        common::democon_tokens::TRACK_REVIEWER,
+        helpers::democon_tokens::ADMIN,
+        helpers::democon_tokens::ORGA,
+        helpers::democon_tokens::REVIEWER,
+        helpers::democon_tokens::TRACK_REVIEWER,
     ] {
         assert!(!text.contains(token), "a clear token in the export");
         assert!(
@@ -1316,7 +1316,7 @@ fn export_after_import_gives_back_an_equivalent_document() {
         orga["token_hashes"],
         json!([format!(
             "sha256:{}",
-            sha256_hex(common::democon_tokens::ORGA)
+            sha256_hex(helpers::democon_tokens::ORGA)
         )])
     );
 
@@ -1370,7 +1370,7 @@ fn export_of_one_event() {
     assert_eq!(slugs(&only), vec!["democon"]);
     assert_eq!(
         event_by_slug(&only, "democon"),
-        event_by_slug(&normalised(&common::democon()), "democon")
+        event_by_slug(&normalised(&helpers::democon()), "democon")
     );
     // Users needed by the event are there, so the export imports on its own.
     let file = cli.write("only.json", &only);

@@ -5,12 +5,12 @@
 //! multiset of query pairs), so the order and percent-encoding style of the
 //! query string do not matter, only its content.
 
-mod common;
+use crate::helpers::{self, assert_bad_parameters, assert_invalid_page};
 
 use std::collections::BTreeSet;
 
-use common::{democon, democon_tokens as tok, edge, TestServer};
 use confapi::http::Config;
+use helpers::{democon, democon_tokens as tok, edge, TestServer};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------
@@ -250,49 +250,9 @@ fn assert_link(link: &Value, url: &str, pairs: &[(&str, &str)]) {
     assert_eq!(split_link(link), (url.to_string(), expected), "link {link}");
 }
 
-/// Asserts a 400 whose body has exactly these keys, each a non-empty list of
-/// messages.
-fn assert_bad_parameters(reply: &common::Reply, keys: &[&str], context: &str) {
-    assert_eq!(reply.status, 400, "{context}: {}", reply.text);
-    assert_eq!(
-        reply.header("content-type"),
-        Some("application/json"),
-        "{context}"
-    );
-    let body = reply
-        .body
-        .as_object()
-        .unwrap_or_else(|| panic!("{context}: not an object: {}", reply.text));
-    let found: BTreeSet<&str> = body.keys().map(String::as_str).collect();
-    let wanted: BTreeSet<&str> = keys.iter().copied().collect();
-    assert_eq!(found, wanted, "{context}: {}", reply.text);
-    for (key, messages) in body {
-        let messages = messages
-            .as_array()
-            .unwrap_or_else(|| panic!("{context}: {key} is not a list"));
-        assert!(!messages.is_empty(), "{context}: {key} has no message");
-        assert!(
-            messages
-                .iter()
-                .all(|m| m.as_str().is_some_and(|m| !m.is_empty())),
-            "{context}: {key}"
-        );
-    }
-}
-
-fn assert_invalid_page(reply: &common::Reply, context: &str) {
-    assert_eq!(reply.status, 404, "{context}: {}", reply.text);
-    assert_eq!(reply.body, json!({"detail": "Invalid page."}), "{context}");
-    assert_eq!(
-        reply.header("content-type"),
-        Some("application/json"),
-        "{context}"
-    );
-}
-
 /// Asserts a `{"detail": "<text>"}` error with this status and the JSON and
 /// `Vary` headers; returns the body.
-fn assert_detail(reply: &common::Reply, status: u16, context: &str) -> Value {
+fn assert_detail(reply: &helpers::Reply, status: u16, context: &str) -> Value {
     assert_eq!(reply.status, status, "{context}: {}", reply.text);
     let body = reply
         .body
@@ -828,7 +788,7 @@ async fn page_one_of_an_empty_list_is_fine() {
         "page 2 of an empty list",
     );
     // An empty list inside an event: the public gets no tags.
-    let mini = TestServer::start(&[common::mini()]).await;
+    let mini = TestServer::start(&[helpers::mini()]).await;
     assert_eq!(mini.anon().ok("/api/events/mini/tags/?page=1").await, empty);
 }
 
@@ -943,7 +903,7 @@ async fn a_zero_size_means_the_default_size() {
 
 /// Follows `next` from `path` and checks that every item comes exactly once,
 /// in order, in pages of at most `max` items; returns the `key` values.
-async fn follow_all(client: &common::Client, path: &str, key: &str, max: usize) -> Vec<Value> {
+async fn follow_all(client: &helpers::Client, path: &str, key: &str, max: usize) -> Vec<Value> {
     let mut url = format!("{}{path}", client.base);
     let mut out: Vec<Value> = Vec::new();
     let mut count = None;

@@ -4,7 +4,7 @@
 //! document gets problems with JSON paths that lead into the document; an
 //! accepted one round-trips through export; a failed import changes nothing.
 
-mod common;
+use crate::helpers;
 
 use confapi::dataset::{to_json, validate::parse_value};
 use confapi::storage;
@@ -13,12 +13,7 @@ use serde_json::{json, Value};
 
 fn democon() -> &'static Value {
     static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    DOC.get_or_init(|| {
-        common::load_json(&format!(
-            "{}/tests/data/democon.json",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-    })
+    DOC.get_or_init(helpers::democon)
 }
 
 /// Every JSON pointer in the document, parents before children.
@@ -200,7 +195,7 @@ fn broken_json_text_is_one_problem_at_the_root() {
 /// A failed import (the database refuses the data) leaves it as it was.
 #[tokio::test]
 async fn a_refused_import_changes_nothing() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let store = storage::open(&db.url).await.unwrap();
     let mut first = democon().clone();
     first["users"]

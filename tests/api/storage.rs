@@ -2,7 +2,7 @@
 //! PostgreSQL: what an import writes, what it refuses, and that no crash
 //! or replaced database leaves a reader with a mix or with stale data.
 
-mod common;
+use crate::helpers;
 
 use std::path::Path;
 use std::process::Command;
@@ -15,7 +15,7 @@ use confapi::storage::{self, StoreError};
 use serde_json::{json, Value};
 
 fn democon() -> Dataset {
-    parse_value(&common::democon()).expect("democon is valid")
+    parse_value(&helpers::democon()).expect("democon is valid")
 }
 
 fn binary() -> Command {
@@ -32,7 +32,7 @@ fn export(url: &str) -> Value {
 
 #[tokio::test]
 async fn an_unchanged_reimport_writes_nothing_and_keeps_the_generation() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let store = storage::open(&db.url).await.unwrap();
     let first = store.import(&democon(), None).await.unwrap();
     assert_eq!(first.generation, 1);
@@ -48,7 +48,7 @@ async fn an_unchanged_reimport_writes_nothing_and_keeps_the_generation() {
 
 #[tokio::test]
 async fn one_changed_submission_rewrites_its_record_and_its_event_only() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let store = storage::open(&db.url).await.unwrap();
     store.import(&democon(), None).await.unwrap();
     let before = store.load(&Default::default()).await.unwrap();
@@ -88,7 +88,7 @@ fn sorted(mut dataset: Dataset) -> Dataset {
 
 #[tokio::test]
 async fn removed_and_reordered_items_are_written_back_exactly() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let store = storage::open(&db.url).await.unwrap();
     store.import(&democon(), None).await.unwrap();
 
@@ -111,7 +111,7 @@ async fn removed_and_reordered_items_are_written_back_exactly() {
 
 #[tokio::test]
 async fn an_email_taken_by_a_stored_user_is_a_rejected_dataset_with_its_path() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let store = storage::open(&db.url).await.unwrap();
     store.import(&democon(), None).await.unwrap();
     let taken = democon().users[3].clone();
@@ -152,17 +152,17 @@ async fn an_email_taken_by_a_stored_user_is_a_rejected_dataset_with_its_path() {
 
 #[test]
 fn import_reports_an_email_clash_as_a_problem_not_an_outage() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let dir = tempfile::tempdir().unwrap();
     let first = dir.path().join("first.json");
-    std::fs::write(&first, common::democon().to_string()).unwrap();
+    std::fs::write(&first, helpers::democon().to_string()).unwrap();
     let output = binary()
         .args(["import", "--db", &db.url])
         .arg(&first)
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let taken = common::democon()["users"][0]["email"]
+    let taken = helpers::democon()["users"][0]["email"]
         .as_str()
         .unwrap()
         .to_string();
@@ -251,10 +251,10 @@ async fn after_an_sqlite_import_the_database_file_alone_holds_the_data() {
 /// starts at 1 again) is noticed by its identity, not served stale.
 #[tokio::test]
 async fn a_replaced_sqlite_database_is_noticed_by_a_running_server() {
-    if common::postgres_admin_url().is_some() {
+    if helpers::postgres_admin_url().is_some() {
         return; // about SQLite files; the PostgreSQL run covers the rest
     }
-    let server = common::TestServer::start(&[common::democon()]).await;
+    let server = helpers::TestServer::start(&[helpers::democon()]).await;
     assert_eq!(event_slugs(&server).await, vec!["democon"]);
     let file = std::path::PathBuf::from(server.db_url.strip_prefix("sqlite://").unwrap());
     for suffix in ["", "-wal", "-shm"] {
@@ -263,10 +263,7 @@ async fn a_replaced_sqlite_database_is_noticed_by_a_running_server() {
     let replacement = storage::open(&format!("sqlite://{}", file.display()))
         .await
         .unwrap();
-    let friendly = parse_value(&common::load_json(&common::shared(
-        "datasets/client-friendly.json",
-    )))
-    .unwrap();
+    let friendly = parse_value(&helpers::client_friendly()).unwrap();
     let imported = replacement.import(&friendly, None).await.unwrap();
     assert_eq!(imported.generation, 1, "the replacement starts again at 1");
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -280,7 +277,7 @@ async fn a_replaced_sqlite_database_is_noticed_by_a_running_server() {
     }
 }
 
-async fn event_slugs(server: &common::TestServer) -> Vec<String> {
+async fn event_slugs(server: &helpers::TestServer) -> Vec<String> {
     server
         .anon()
         .all("/api/events/")
@@ -295,7 +292,7 @@ async fn event_slugs(server: &common::TestServer) -> Vec<String> {
 /// works.
 #[test]
 fn an_import_killed_at_any_moment_leaves_the_previous_data_whole() {
-    let db = common::TestDatabase::new();
+    let db = helpers::TestDatabase::new();
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, dataset: &Dataset| {
         let path = dir.path().join(name);

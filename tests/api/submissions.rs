@@ -7,12 +7,12 @@
 //! and edge.json check the same rules on realistic data, with expectations
 //! computed from the dataset documents in this file.
 
-mod common;
+use crate::helpers::{self, assert_bad_parameters};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use common::{democon, democon_tokens as tok, edge, mini, Client, Reply, TestServer};
+use helpers::{democon, democon_tokens as tok, edge, mini, Client, Reply, TestServer};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Value};
 
@@ -515,35 +515,6 @@ fn assert_detail(reply: &Reply, status: u16, context: &str) {
         "{context}: {}",
         reply.text
     );
-}
-
-/// 400 with exactly one key per bad parameter, each a non-empty list of messages.
-#[track_caller]
-fn assert_bad_parameters(reply: &Reply, parameters: &[&str], context: &str) {
-    assert_eq!(reply.status, 400, "{context}: {}", reply.text);
-    assert_eq!(
-        reply.header("content-type"),
-        Some("application/json"),
-        "{context}"
-    );
-    let map = reply
-        .body
-        .as_object()
-        .unwrap_or_else(|| panic!("{context}: not an object: {}", reply.text));
-    let keys: BTreeSet<&str> = map.keys().map(String::as_str).collect();
-    let expected: BTreeSet<&str> = parameters.iter().copied().collect();
-    assert_eq!(keys, expected, "{context}: {}", reply.text);
-    for (key, messages) in map {
-        let list = messages
-            .as_array()
-            .unwrap_or_else(|| panic!("{context}: {key} is not a list"));
-        assert!(!list.is_empty(), "{context}: {key} has no message");
-        assert!(
-            list.iter()
-                .all(|m| m.as_str().is_some_and(|m| !m.is_empty())),
-            "{context}: {key}: {messages}"
-        );
-    }
 }
 
 /// Percent-encodes a query value (so that ` 1` or `+` arrive as written).

@@ -1,0 +1,19 @@
+#![recursion_limit = "512"] // large json! literals
+
+//! The integration tests, one binary (fast to link, helpers written once).
+//! Each test starts the real server on a random port with its own fresh
+//! database (SQLite, or PostgreSQL when CONFAPI_TEST_POSTGRES names an admin
+//! URL), or runs the real `confapi` binary, and calls it as a caller of the
+//! contract would.
+
+mod helpers;
+
+mod cli;
+mod events_pagination;
+mod import_fuzz;
+mod queries;
+mod reviews_rooms_tags;
+mod speakers_questions_answers;
+mod storage;
+mod submissions;
+mod transport;
