@@ -32,8 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Server, fresh_postgres_database, psql  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
+DEMOCON = os.path.join(ROOT, "tests", "data", "democon.json")
 ORGA_EMAIL = "orga@example.org"
 
 passed = 0
