@@ -32,6 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 CONFORMANCE = os.path.join(SHARED, "conformance", "conformance.py")
 CLIENTS = os.path.join(SHARED, "clients", "run_real_clients.py")
+VALIDATOR = os.path.join(SHARED, "conformance", "validate_dataset.py")
 
 DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
 FRIENDLY = os.path.join(SHARED, "datasets", "client-friendly.json")
@@ -124,6 +125,18 @@ def main():
         return fresh_postgres_database(args.postgres, database)
 
     created = []
+
+    # The reference validator accepts what `confapi demo` generates.
+    for events, submissions, seed in [(2, 120, 2026), (3, 40, 7), (2, 0, 1), (2, 1, 1), (2, 3, 1)]:
+        path = os.path.join(workdir, f"validate-{events}-{submissions}-{seed}.json")
+        subprocess.run([args.binary, "demo", "--events", str(events), "--submissions", str(submissions),
+                        "--seed", str(seed), "-o", path], check=True, capture_output=True)
+        result = subprocess.run([sys.executable, VALIDATOR, path], capture_output=True, text=True)
+        if result.returncode == 0:
+            totals.ok()
+        else:
+            totals.fail(f"validate_dataset.py rejects confapi demo --events {events} --submissions "
+                        f"{submissions} --seed {seed}: {(result.stdout + result.stderr)[-1500:]}")
 
     servers = []
     try:

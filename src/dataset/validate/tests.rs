@@ -151,9 +151,9 @@ fn ts(text: &str) -> Timestamp {
 fn democon_text() -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/datasets/democon.json"
+        "/tests/data/democon.json"
     );
-    std::fs::read_to_string(path).expect("shared/datasets/democon.json next to the repo")
+    std::fs::read_to_string(path).expect("tests/data/democon.json")
 }
 
 /// JSON pointers of every node of `value` (the root is "").
@@ -333,9 +333,9 @@ fn democon_parses_and_round_trips() {
 fn client_friendly_parses_and_round_trips() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/datasets/client-friendly.json"
+        "/tests/data/client-friendly.json"
     );
-    let text = std::fs::read_to_string(path).expect("shared/datasets/client-friendly.json");
+    let text = std::fs::read_to_string(path).expect("tests/data/client-friendly.json");
     let first = match parse_str(&text) {
         Ok(d) => d,
         Err(found) => panic!("client-friendly.json has problems: {found:#?}"),
