@@ -2926,26 +2926,4 @@ mod tests {
         let reviewers: HashSet<&str> = event.reviews.iter().map(|r| r.user.as_str()).collect();
         assert!(reviewers.len() <= 62);
     }
-
-    /// `cargo test --release -- --ignored --nocapture`: times the largest demo.
-    #[test]
-    #[ignore]
-    fn time_one_hundred_thousand_submissions() {
-        let started = std::time::Instant::now();
-        let (dataset, _) = generate(&DemoOptions {
-            events: 1,
-            submissions: 100_000,
-            seed: 1,
-        });
-        let elapsed = started.elapsed();
-        let event = &dataset.events[0];
-        println!(
-            "generated {} submissions, {} speakers, {} answers, {} reviews in {elapsed:?}",
-            event.submissions.len(),
-            event.speakers.len(),
-            event.answers.len(),
-            event.reviews.len()
-        );
-        assert_eq!(event.submissions.len(), 100_000);
-    }
 }
