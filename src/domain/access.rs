@@ -6,7 +6,7 @@
 
 use crate::model::*;
 
-use super::catalog::{AnswerOwner, EventData};
+use super::catalog::{AnswerIx, AnswerOwner, EventData, ProfileIx, ReviewIx, SubmissionIx};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -32,7 +32,7 @@ pub struct Access<'a> {
     /// Reviewer may see other reviewers' reviews.
     pub other_reviews: bool,
     /// Positions of the submissions the caller speaks in.
-    own_submissions: &'a [usize],
+    own_submissions: &'a [SubmissionIx],
 }
 
 impl<'a> Access<'a> {
@@ -99,15 +99,15 @@ impl<'a> Access<'a> {
     // lists iterate positions, so that checking 100,000 submissions reads
     // compact flag vectors instead of hashing every code.
 
-    fn position(&self, sub: &Submission) -> Option<usize> {
+    fn position(&self, sub: &Submission) -> Option<SubmissionIx> {
         self.data.submission_index.get(&sub.code).copied()
     }
 
-    fn submission_at(&self, i: usize) -> &'a Submission {
+    fn submission_at(&self, i: SubmissionIx) -> &'a Submission {
         &self.data.event.submissions[i]
     }
 
-    fn speaks_in_at(&self, i: usize) -> bool {
+    fn speaks_in_at(&self, i: SubmissionIx) -> bool {
         self.own_submissions.contains(&i)
     }
 
@@ -134,7 +134,7 @@ impl<'a> Access<'a> {
     /// Positions (by code) that can be in the caller's submission set, or
     /// talk set: an index that narrows the scan, not a rule. Every candidate
     /// is still checked with `sees_submission_at`.
-    pub fn submission_candidates(&self, talks_only: bool) -> &'a [usize] {
+    pub fn submission_candidates(&self, talks_only: bool) -> &'a [SubmissionIx] {
         match (self.role, talks_only) {
             (Role::Public, _) => &self.data.public_talks_by_code,
             (_, true) => &self.data.talks_by_code,
@@ -143,7 +143,7 @@ impl<'a> Access<'a> {
     }
 
     /// The caller's submission set (§6 Submissions).
-    pub fn sees_submission_at(&self, i: usize) -> bool {
+    pub fn sees_submission_at(&self, i: SubmissionIx) -> bool {
         let public_talk = self.data.is_public_talk[i];
         match self.role {
             Role::Organiser => true,
@@ -154,7 +154,7 @@ impl<'a> Access<'a> {
 
     /// Shown without speakers and with anonymised texts: not a public talk,
     /// and either `anon` was passed or the caller is a reviewer without names.
-    pub fn anonymised_at(&self, i: usize, anon_param: bool) -> bool {
+    pub fn anonymised_at(&self, i: SubmissionIx, anon_param: bool) -> bool {
         !self.data.is_public_talk[i] && (anon_param || (self.role == Role::Reviewer && !self.names))
     }
 
@@ -165,7 +165,7 @@ impl<'a> Access<'a> {
 
     /// Submissions the caller sees *with* their speakers, so speakers may be
     /// linked to them.
-    fn sees_submission_named_at(&self, i: usize) -> bool {
+    fn sees_submission_named_at(&self, i: SubmissionIx) -> bool {
         match self.role {
             Role::Organiser => true,
             Role::Reviewer if self.names => self.sees_submission_at(i),
@@ -175,7 +175,7 @@ impl<'a> Access<'a> {
 
     /// Profile positions (by user code) that can be in the caller's speaker
     /// set; every candidate is still checked with `sees_speaker`.
-    pub fn speaker_candidates(&self) -> &'a [usize] {
+    pub fn speaker_candidates(&self) -> &'a [ProfileIx] {
         match self.role {
             Role::Organiser => &self.data.profiles_by_code,
             Role::Reviewer if self.names => &self.data.profiles_by_code,
@@ -185,14 +185,14 @@ impl<'a> Access<'a> {
 
     /// The speaker set (§6 Speakers), by profile position: organisers every
     /// profile; others the speakers of submissions they see with names.
-    pub fn sees_speaker_at(&self, profile: usize) -> bool {
+    pub fn sees_speaker_at(&self, profile: ProfileIx) -> bool {
         self.role == Role::Organiser || self.named_submissions_of(profile).next().is_some()
     }
 
     /// The speaker's submissions the caller sees with names, by code.
     pub fn named_submissions_of<'s>(
         &'s self,
-        profile: usize,
+        profile: ProfileIx,
     ) -> impl Iterator<Item = &'a Submission> + 's {
         self.data.profile_submissions[profile]
             .iter()
@@ -201,7 +201,7 @@ impl<'a> Access<'a> {
     }
 
     /// §6 Reviews, by review position.
-    pub fn sees_review_at(&self, review: usize) -> bool {
+    pub fn sees_review_at(&self, review: ReviewIx) -> bool {
         let Some(i) = self.data.review_submission[review] else {
             return false;
         };
@@ -246,7 +246,7 @@ impl<'a> Access<'a> {
     /// Answer positions (by id) that can be visible to the caller: an index
     /// that narrows the scan; every candidate is still checked with
     /// `sees_answer_at`.
-    pub fn answer_candidates(&self) -> &'a [usize] {
+    pub fn answer_candidates(&self) -> &'a [AnswerIx] {
         match self.role {
             Role::Public => &self.data.public_owner_answers_by_id,
             _ => &self.data.answers_by_id,
@@ -255,7 +255,7 @@ impl<'a> Access<'a> {
 
     /// §6 Answers: one rule (public, reviewer or organiser) must allow both
     /// the question and the owner; never a mix of two.
-    pub fn sees_answer_at(&self, answer: usize) -> bool {
+    pub fn sees_answer_at(&self, answer: AnswerIx) -> bool {
         let data = self.data;
         let Some(q) = data.answer_question[answer].map(|i| &data.event.questions[i]) else {
             return false;

@@ -12,13 +12,104 @@ use chrono_tz::Tz;
 
 use crate::model::*;
 
-/// Who an answer belongs to, by position in the event.
+/// A position in one of an event's lists. Each list has its own type, so a
+/// submission's position cannot be used to look up a speaker profile; it
+/// indexes its own list (`event.submissions[ix]`) and the per-item vectors
+/// of the catalog (`Per<SubmissionIx, _>`).
+macro_rules! positions {
+    ($($(#[$meta:meta])* $name:ident => $item:ty;)+) => {$(
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u32);
+
+        impl $name {
+            /// Every position of a list of `len` items, in list order.
+            pub fn all(len: usize) -> impl Iterator<Item = $name> {
+                (0..len as u32).map($name)
+            }
+
+            pub fn get(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl From<u32> for $name {
+            fn from(i: u32) -> $name {
+                $name(i)
+            }
+        }
+
+        impl std::ops::Index<$name> for Vec<$item> {
+            type Output = $item;
+            fn index(&self, ix: $name) -> &$item {
+                &self[ix.get()]
+            }
+        }
+    )+};
+}
+
+positions! {
+    /// A submission's position in `event.submissions`.
+    SubmissionIx => Submission;
+    /// A speaker profile's position in `event.speakers`.
+    ProfileIx => SpeakerProfile;
+    /// An answer's position in `event.answers`.
+    AnswerIx => Answer;
+    /// A review's position in `event.reviews`.
+    ReviewIx => Review;
+    /// A question's position in `event.questions`.
+    QuestionIx => Question;
+    /// A position in `event.submission_types`.
+    TypeIx => SubmissionType;
+    /// A position in `event.tracks`.
+    TrackIx => Track;
+    /// A position in `event.rooms`.
+    RoomIx => Room;
+    /// A position in `event.tags`.
+    TagIx => Tag;
+}
+
+/// The position of type `I` for a list index (for `index_by`).
+fn at<I: From<u32>>(i: usize) -> I {
+    I::from(i as u32)
+}
+
+/// One value per item of a list, indexed by that list's position type only.
+#[derive(Debug, Default)]
+pub struct Per<I, T> {
+    values: Vec<T>,
+    _index: std::marker::PhantomData<I>,
+}
+
+impl<I, T> FromIterator<T> for Per<I, T> {
+    fn from_iter<It: IntoIterator<Item = T>>(items: It) -> Self {
+        Per {
+            values: items.into_iter().collect(),
+            _index: std::marker::PhantomData,
+        }
+    }
+}
+
+macro_rules! per_index {
+    ($($name:ident),+) => {$(
+        impl<T> std::ops::Index<$name> for Per<$name, T> {
+            type Output = T;
+            fn index(&self, ix: $name) -> &T {
+                &self.values[ix.get()]
+            }
+        }
+    )+};
+}
+
+per_index!(SubmissionIx, ProfileIx, AnswerIx, ReviewIx);
+
+/// Who an answer belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnswerOwner {
-    Submission(usize),
+    Submission(SubmissionIx),
     /// A speaker profile.
-    Person(usize),
-    Review(usize),
+    Person(ProfileIx),
+    Review(ReviewIx),
     /// An owner that does not exist (never after validation).
     Missing,
 }
@@ -31,79 +122,86 @@ pub struct EventData {
     /// Event `is_public`, `show_schedule` and a released schedule (behaviour.md §3).
     pub schedule_public: bool,
     /// Submissions sorted by code (code-point order): the list order.
-    pub submissions_by_code: Vec<usize>,
+    pub submissions_by_code: Vec<SubmissionIx>,
     /// The talks among them, by code.
-    pub talks_by_code: Vec<usize>,
+    pub talks_by_code: Vec<SubmissionIx>,
     /// The public talks among them, by code: everything the public can see.
-    pub public_talks_by_code: Vec<usize>,
-    pub submission_index: HashMap<String, usize>,
+    pub public_talks_by_code: Vec<SubmissionIx>,
+    pub submission_index: HashMap<String, SubmissionIx>,
     /// Lower-case code → position, for case-insensitive path lookups.
-    pub submission_lookup: HashMap<String, usize>,
+    pub submission_lookup: HashMap<String, SubmissionIx>,
     /// Per submission (by position): has a visible slot on the released schedule.
-    pub is_talk: Vec<bool>,
+    pub is_talk: Per<SubmissionIx, bool>,
     /// Per submission: a talk, confirmed, while the schedule is public.
-    pub is_public_talk: Vec<bool>,
+    pub is_public_talk: Per<SubmissionIx, bool>,
     /// Per submission: the title, lower-cased, for `q`.
-    pub title_lower: Vec<String>,
+    pub title_lower: Per<SubmissionIx, String>,
     /// Per submission: the anonymised title, lower-cased, where there is one.
-    pub anonymised_title_lower: Vec<Option<String>>,
+    pub anonymised_title_lower: Per<SubmissionIx, Option<String>>,
     /// User code → positions of their submissions, sorted by code.
-    pub submissions_of_speaker: HashMap<String, Vec<usize>>,
+    pub submissions_of_speaker: HashMap<String, Vec<SubmissionIx>>,
     /// Speaker profiles by user code.
-    pub profile_index: HashMap<String, usize>,
+    pub profile_index: HashMap<String, ProfileIx>,
     /// Lower-case user code → profile position, for path lookups.
-    pub profile_lookup: HashMap<String, usize>,
+    pub profile_lookup: HashMap<String, ProfileIx>,
     /// Profiles sorted by user code.
-    pub profiles_by_code: Vec<usize>,
+    pub profiles_by_code: Vec<ProfileIx>,
     /// Profiles of speakers of public talks, by user code.
-    pub public_profiles_by_code: Vec<usize>,
-    pub type_index: HashMap<i64, usize>,
-    pub track_index: HashMap<i64, usize>,
-    pub room_index: HashMap<i64, usize>,
-    pub tag_index: HashMap<i64, usize>,
-    pub question_index: HashMap<i64, usize>,
-    pub review_index: HashMap<i64, usize>,
+    pub public_profiles_by_code: Vec<ProfileIx>,
+    pub type_index: HashMap<i64, TypeIx>,
+    pub track_index: HashMap<i64, TrackIx>,
+    pub room_index: HashMap<i64, RoomIx>,
+    pub tag_index: HashMap<i64, TagIx>,
+    pub question_index: HashMap<i64, QuestionIx>,
+    pub review_index: HashMap<i64, ReviewIx>,
     /// Answers sorted by id.
-    pub answers_by_id: Vec<usize>,
+    pub answers_by_id: Vec<AnswerIx>,
     /// Answers on public talks or their speakers, sorted by id: all the
     /// public can ever see.
-    pub public_owner_answers_by_id: Vec<usize>,
+    pub public_owner_answers_by_id: Vec<AnswerIx>,
     /// Per answer (by position): its owner and its question's position.
-    pub answer_owner: Vec<AnswerOwner>,
-    pub answer_question: Vec<Option<usize>>,
+    pub answer_owner: Per<AnswerIx, AnswerOwner>,
+    pub answer_question: Per<AnswerIx, Option<QuestionIx>>,
     /// Per profile (by position): speaks in a public talk.
-    pub is_public_profile: Vec<bool>,
+    pub is_public_profile: Per<ProfileIx, bool>,
     /// Per profile (by position): positions of the speaker's submissions, by code.
-    pub profile_submissions: Vec<Vec<usize>>,
-    pub answer_index: HashMap<i64, usize>,
+    pub profile_submissions: Per<ProfileIx, Vec<SubmissionIx>>,
+    pub answer_index: HashMap<i64, AnswerIx>,
     /// Owner → answer positions sorted by answer id.
-    pub answers_of_submission: HashMap<String, Vec<usize>>,
-    pub answers_of_person: HashMap<String, Vec<usize>>,
-    pub answers_of_review: HashMap<i64, Vec<usize>>,
+    pub answers_of_submission: HashMap<String, Vec<AnswerIx>>,
+    pub answers_of_person: HashMap<String, Vec<AnswerIx>>,
+    pub answers_of_review: HashMap<i64, Vec<AnswerIx>>,
     /// Reviews sorted by (created, id).
-    pub reviews_ordered: Vec<usize>,
+    pub reviews_ordered: Vec<ReviewIx>,
     /// Per review (by position): the position of its submission.
-    pub review_submission: Vec<Option<usize>>,
+    pub review_submission: Per<ReviewIx, Option<SubmissionIx>>,
     /// Users who wrote at least one review in this event.
     pub reviewers_who_wrote: HashSet<String>,
 }
 
-fn index_by<T, K: std::hash::Hash + Eq>(items: &[T], key: impl Fn(&T) -> K) -> HashMap<K, usize> {
+fn index_by<T, K: std::hash::Hash + Eq, I>(
+    items: &[T],
+    position: impl Fn(usize) -> I,
+    key: impl Fn(&T) -> K,
+) -> HashMap<K, I> {
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| (key(item), i))
+        .map(|(i, item)| (key(item), position(i)))
         .collect()
 }
 
-fn group_by<T, K: std::hash::Hash + Eq>(
-    order: &[usize],
-    items: &[T],
-    key: impl Fn(&T) -> Option<K>,
-) -> HashMap<K, Vec<usize>> {
-    let mut out: HashMap<K, Vec<usize>> = HashMap::default();
-    for &i in order {
-        if let Some(k) = key(&items[i]) {
+/// Answers grouped by an owner key, each group in answer-id order.
+// A `Vec`, not a slice: positions index the event's vectors.
+#[allow(clippy::ptr_arg)]
+fn answers_by<K: std::hash::Hash + Eq>(
+    by_id: &[AnswerIx],
+    answers: &Vec<Answer>,
+    key: impl Fn(&Answer) -> Option<K>,
+) -> HashMap<K, Vec<AnswerIx>> {
+    let mut out: HashMap<K, Vec<AnswerIx>> = HashMap::default();
+    for &i in by_id {
+        if let Some(k) = key(&answers[i]) {
             out.entry(k).or_default().push(i);
         }
     }
@@ -116,28 +214,26 @@ impl EventData {
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
 
-        let mut submissions_by_code: Vec<usize> = (0..subs.len()).collect();
+        let mut submissions_by_code: Vec<SubmissionIx> = SubmissionIx::all(subs.len()).collect();
         submissions_by_code.sort_by(|&a, &b| subs[a].code.cmp(&subs[b].code));
-        let is_talk: Vec<bool> = subs
+        let is_talk: Per<SubmissionIx, bool> = subs
             .iter()
             .map(|s| event.schedule.is_some() && s.slots.iter().any(|slot| slot.is_visible))
             .collect();
-        let is_public_talk: Vec<bool> = subs
-            .iter()
-            .zip(&is_talk)
-            .map(|(s, &talk)| schedule_public && talk && s.state == SubmissionState::Confirmed)
+        let is_public_talk: Per<SubmissionIx, bool> = SubmissionIx::all(subs.len())
+            .map(|i| schedule_public && is_talk[i] && subs[i].state == SubmissionState::Confirmed)
             .collect();
         let talks_by_code = submissions_by_code
             .iter()
             .copied()
             .filter(|&i| is_talk[i])
             .collect();
-        let public_talks_by_code: Vec<usize> = submissions_by_code
+        let public_talks_by_code: Vec<SubmissionIx> = submissions_by_code
             .iter()
             .copied()
             .filter(|&i| is_public_talk[i])
             .collect();
-        let mut submissions_of_speaker: HashMap<String, Vec<usize>> = HashMap::default();
+        let mut submissions_of_speaker: HashMap<String, Vec<SubmissionIx>> = HashMap::default();
         for &i in &submissions_by_code {
             for speaker in &subs[i].speakers {
                 let list = submissions_of_speaker.entry(speaker.clone()).or_default();
@@ -146,15 +242,15 @@ impl EventData {
                 }
             }
         }
-        let mut profiles_by_code: Vec<usize> = (0..event.speakers.len()).collect();
-        profiles_by_code.sort_by(|&a, &b| event.speakers[a].user.cmp(&event.speakers[b].user));
+        let profiles = &event.speakers;
+        let mut profiles_by_code: Vec<ProfileIx> = ProfileIx::all(profiles.len()).collect();
+        profiles_by_code.sort_by(|&a, &b| profiles[a].user.cmp(&profiles[b].user));
 
         let public_speakers: HashSet<&str> = public_talks_by_code
             .iter()
             .flat_map(|&i| subs[i].speakers.iter().map(String::as_str))
             .collect();
-        let is_public_profile: Vec<bool> = event
-            .speakers
+        let is_public_profile: Per<ProfileIx, bool> = profiles
             .iter()
             .map(|p| public_speakers.contains(p.user.as_str()))
             .collect();
@@ -163,8 +259,7 @@ impl EventData {
             .copied()
             .filter(|&i| is_public_profile[i])
             .collect();
-        let profile_submissions = event
-            .speakers
+        let profile_submissions = profiles
             .iter()
             .map(|p| {
                 submissions_of_speaker
@@ -173,12 +268,12 @@ impl EventData {
                     .unwrap_or_default()
             })
             .collect();
-        let submission_index = index_by(subs, |s| s.code.clone());
-        let profile_index = index_by(&event.speakers, |p| p.user.clone());
-        let review_index = index_by(&event.reviews, |r| r.id);
-        let question_index = index_by(&event.questions, |q| q.id);
+        let submission_index = index_by(subs, at::<SubmissionIx>, |s| s.code.clone());
+        let profile_index = index_by(profiles, at::<ProfileIx>, |p| p.user.clone());
+        let review_index = index_by(&event.reviews, at::<ReviewIx>, |r| r.id);
+        let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);
         let answers = &event.answers;
-        let answer_owner: Vec<AnswerOwner> = answers
+        let answer_owner: Per<AnswerIx, AnswerOwner> = answers
             .iter()
             .map(|a| {
                 let found = if let Some(code) = &a.submission {
@@ -195,7 +290,7 @@ impl EventData {
                 found.unwrap_or(AnswerOwner::Missing)
             })
             .collect();
-        let mut answers_by_id: Vec<usize> = (0..answers.len()).collect();
+        let mut answers_by_id: Vec<AnswerIx> = AnswerIx::all(answers.len()).collect();
         answers_by_id.sort_by_key(|&i| answers[i].id);
         let public_owner_answers_by_id = answers_by_id
             .iter()
@@ -211,7 +306,7 @@ impl EventData {
             .map(|a| question_index.get(&a.question).copied())
             .collect();
         let reviews = &event.reviews;
-        let mut reviews_ordered: Vec<usize> = (0..reviews.len()).collect();
+        let mut reviews_ordered: Vec<ReviewIx> = ReviewIx::all(reviews.len()).collect();
         reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
 
         EventData {
@@ -230,7 +325,7 @@ impl EventData {
                 .map(|r| submission_index.get(&r.submission).copied())
                 .collect(),
             submission_index,
-            submission_lookup: index_by(subs, |s| s.code.to_lowercase()),
+            submission_lookup: index_by(subs, at::<SubmissionIx>, |s| s.code.to_lowercase()),
             submissions_by_code,
             talks_by_code,
             public_talks_by_code,
@@ -239,18 +334,18 @@ impl EventData {
             is_public_talk,
             submissions_of_speaker,
             profile_index,
-            profile_lookup: index_by(&event.speakers, |p| p.user.to_lowercase()),
+            profile_lookup: index_by(profiles, at::<ProfileIx>, |p| p.user.to_lowercase()),
             profiles_by_code,
-            type_index: index_by(&event.submission_types, |t| t.id),
-            track_index: index_by(&event.tracks, |t| t.id),
-            room_index: index_by(&event.rooms, |r| r.id),
-            tag_index: index_by(&event.tags, |t| t.id),
+            type_index: index_by(&event.submission_types, at::<TypeIx>, |t| t.id),
+            track_index: index_by(&event.tracks, at::<TrackIx>, |t| t.id),
+            room_index: index_by(&event.rooms, at::<RoomIx>, |r| r.id),
+            tag_index: index_by(&event.tags, at::<TagIx>, |t| t.id),
             question_index,
             review_index,
-            answer_index: index_by(answers, |a| a.id),
-            answers_of_submission: group_by(&answers_by_id, answers, |a| a.submission.clone()),
-            answers_of_person: group_by(&answers_by_id, answers, |a| a.person.clone()),
-            answers_of_review: group_by(&answers_by_id, answers, |a| a.review),
+            answer_index: index_by(answers, at::<AnswerIx>, |a| a.id),
+            answers_of_submission: answers_by(&answers_by_id, answers, |a| a.submission.clone()),
+            answers_of_person: answers_by(&answers_by_id, answers, |a| a.person.clone()),
+            answers_of_review: answers_by(&answers_by_id, answers, |a| a.review),
             public_owner_answers_by_id,
             answers_by_id,
             answer_owner,

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::model::*;
 
 use super::access::{Access, Role};
+use super::catalog::{AnswerIx, ProfileIx};
 use super::time::{format_in, is_midnight_in};
 
 /// Which answers to nest (`questions` parameter): none, all, or some question ids.
@@ -318,7 +319,7 @@ impl<'a> Renderer<'a> {
     /// The nested answers of one owner that the caller may see, by id.
     fn nested_answers(
         &self,
-        positions: Option<&'a Vec<usize>>,
+        positions: Option<&'a Vec<AnswerIx>>,
         selector: &QuestionSelector,
         in_submission: bool,
     ) -> Vec<AnswerView<'a>> {
@@ -448,7 +449,11 @@ impl<'a> Renderer<'a> {
     }
 
     /// The speaker whose profile is at `position`.
-    pub fn speaker(&self, position: usize, selector: &QuestionSelector) -> Option<SpeakerView<'a>> {
+    pub fn speaker(
+        &self,
+        position: ProfileIx,
+        selector: &QuestionSelector,
+    ) -> Option<SpeakerView<'a>> {
         let profile = &self.access.data.event.speakers[position];
         let user = self.users.get(&profile.user)?;
         let orga = self.is_orga();

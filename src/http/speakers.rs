@@ -9,6 +9,7 @@ use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Role;
+use crate::domain::catalog::ProfileIx;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -49,7 +50,7 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let users = &ctx.caller.catalog.users;
     let profiles = &ctx.event.event.speakers;
-    let items: Vec<usize> = access
+    let items: Vec<ProfileIx> = access
         .speaker_candidates()
         .iter()
         .copied()

@@ -10,6 +10,7 @@ use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{digits_id, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Access;
+use crate::domain::catalog::SubmissionIx;
 use crate::model::{Submission, SubmissionState};
 
 const LIST_PARAMS: &[(&str, &str)] = &[
@@ -75,7 +76,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 /// Whether the submission at position `i` is in the caller's set for `kind`.
-fn in_set(access: &Access, i: usize, kind: Kind) -> bool {
+fn in_set(access: &Access, i: SubmissionIx, kind: Kind) -> bool {
     access.sees_submission_at(i) && (kind == Kind::Submissions || access.data.is_talk[i])
 }
 
@@ -129,7 +130,13 @@ impl Filters {
 
     /// `names_lower`: the lower-cased speaker names of each submission
     /// (`Catalog::speaker_names_lower`).
-    fn matches(&self, access: &Access, names_lower: &[String], i: usize, anon: bool) -> bool {
+    fn matches(
+        &self,
+        access: &Access,
+        names_lower: &[String],
+        i: SubmissionIx,
+        anon: bool,
+    ) -> bool {
         let sub = &access.data.event.submissions[i];
         if !self.states.is_empty() && !self.states.contains(&sub.state) {
             return false;
@@ -162,7 +169,7 @@ impl Filters {
             let names = if anonymised {
                 ""
             } else {
-                names_lower.get(i).map_or("", String::as_str)
+                names_lower.get(i.get()).map_or("", String::as_str)
             };
             if !terms
                 .iter()

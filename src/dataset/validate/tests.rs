@@ -149,10 +149,7 @@ fn ts(text: &str) -> Timestamp {
 }
 
 fn democon_text() -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/democon.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/democon.json");
     std::fs::read_to_string(path).expect("tests/data/democon.json")
 }
 
