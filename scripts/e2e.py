@@ -43,14 +43,15 @@ class Server:
         self.proc = subprocess.Popen(
             [binary, "serve", "--db", db_url, "--listen", f"127.0.0.1:{self.port}", *extra],
             stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.time() + 30
+        # Ready once the first catalog is loaded (it loads in the background).
+        deadline = time.time() + 60
         while time.time() < deadline:
             try:
-                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
+                urllib.request.urlopen(self.url + "/readyz", timeout=1).read()
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError(f"server {name} did not start; see {self.log_path}")
+        raise RuntimeError(f"server {name} did not become ready; see {self.log_path}")
 
     def stop(self):
         self.proc.terminate()

@@ -1,12 +1,21 @@
-//! Keeps the serving catalog in step with storage. Each request asks
-//! storage for its generation (one small query); only when an import has
-//! committed since is anything reloaded, and then only the events that
-//! changed. Readers never see a mix of two imports: a catalog is built from
-//! one consistent read and swapped in whole.
+//! Keeps the serving catalog in step with storage, off the request path.
+//!
+//! One background task (`start`) asks storage for its version every poll
+//! interval (one tiny query) and, when an import has committed since, loads
+//! the changed events and swaps a new catalog in whole. Requests only read
+//! the current catalog: they never touch the database, never wait for a
+//! load, and cannot cancel one. Readers never see a mix of two imports: a
+//! catalog is built from one consistent read.
+//!
+//! Until the first catalog is loaded, and while the last poll failed (the
+//! database is gone), requests are refused with 503 and `Retry-After`, so
+//! that no one is served data of unknown age; `/readyz` says the same to a
+//! load balancer.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData};
 use crate::storage::{DataVersion, Store, StoreError};
@@ -14,12 +23,34 @@ use crate::storage::{DataVersion, Store, StoreError};
 pub struct CatalogCache {
     store: Arc<dyn Store>,
     current: RwLock<Arc<Catalog>>,
-    generation: AtomicI64,
-    /// One reload at a time; requests arriving meanwhile wait for its result.
-    reloading: tokio::sync::Mutex<()>,
+    health: Mutex<Health>,
+    /// One load at a time, whoever asks (the poller, or `refresh`).
+    loading: tokio::sync::Mutex<()>,
+    pub stats: ReloadStats,
+}
+
+/// What the last poll found.
+struct Health {
+    /// A catalog has been loaded since the process started.
+    ready: bool,
+    /// Why the last poll failed, if it did.
+    failure: Option<String>,
+    /// When the served catalog was last confirmed current.
+    confirmed: Option<Instant>,
+}
+
+/// Reload figures for `/metrics`.
+#[derive(Default)]
+pub struct ReloadStats {
+    pub reloads: AtomicU64,
+    /// Events rebuilt by reloads, in all.
+    pub events_rebuilt: AtomicU64,
+    pub last_reload_micros: AtomicU64,
+    pub poll_failures: AtomicU64,
 }
 
 impl CatalogCache {
+    /// A cache with no catalog yet; `refresh` or `start` loads one.
     pub fn new(store: Arc<dyn Store>) -> Self {
         CatalogCache {
             store,
@@ -30,18 +61,36 @@ impl CatalogCache {
                 },
                 ..Catalog::default()
             })),
-            generation: AtomicI64::new(-1),
-            reloading: tokio::sync::Mutex::new(()),
+            health: Mutex::new(Health {
+                ready: false,
+                failure: None,
+                confirmed: None,
+            }),
+            loading: tokio::sync::Mutex::new(()),
+            stats: ReloadStats::default(),
         }
+    }
+
+    /// A cache kept current by a background task that polls every `interval`.
+    pub fn start(store: Arc<dyn Store>, interval: Duration) -> Arc<Self> {
+        let cache = Arc::new(CatalogCache::new(store));
+        let poller = Arc::downgrade(&cache);
+        tokio::spawn(async move {
+            loop {
+                // The task ends with the last user of the cache.
+                let Some(cache) = poller.upgrade() else { break };
+                if let Err(err) = cache.refresh().await {
+                    tracing::warn!(error = %err, "storage poll failed");
+                }
+                drop(cache);
+                tokio::time::sleep(interval).await;
+            }
+        });
+        cache
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
-    }
-
-    /// The generation of the catalog last served (for metrics).
-    pub fn cached_generation(&self) -> i64 {
-        self.generation.load(Ordering::Relaxed)
     }
 
     fn snapshot(&self) -> Arc<Catalog> {
@@ -51,21 +100,70 @@ impl CatalogCache {
             .clone()
     }
 
-    /// The catalog of the storage's current generation. This is the one
-    /// query every API request makes.
-    pub async fn current(&self) -> Result<Arc<Catalog>, StoreError> {
+    fn health(&self) -> std::sync::MutexGuard<'_, Health> {
+        self.health.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The generation of the catalog being served (for metrics).
+    pub fn cached_generation(&self) -> i64 {
+        self.snapshot().version.generation
+    }
+
+    /// Seconds since the served catalog was last confirmed current.
+    pub fn snapshot_age(&self) -> Option<f64> {
+        self.health().confirmed.map(|at| at.elapsed().as_secs_f64())
+    }
+
+    /// The catalog to answer a request from: no database query, no wait.
+    pub fn current(&self) -> Result<Arc<Catalog>, StoreError> {
+        let health = self.health();
+        if let Some(failure) = &health.failure {
+            return Err(StoreError::Unavailable(failure.clone()));
+        }
+        if !health.ready {
+            return Err(StoreError::Unavailable(
+                "the data is still loading; try again shortly".into(),
+            ));
+        }
+        drop(health);
+        Ok(self.snapshot())
+    }
+
+    /// Ready to serve: a catalog is loaded and the last poll succeeded.
+    pub fn ready(&self) -> Result<(), StoreError> {
+        self.current().map(|_| ())
+    }
+
+    /// Asks storage for its version and, when it changed, loads what
+    /// changed and swaps the new catalog in. Waits for a load already under
+    /// way instead of starting a second one.
+    pub async fn refresh(&self) -> Result<(), StoreError> {
+        let result = self.poll_and_load().await;
+        let mut health = self.health();
+        match &result {
+            Ok(()) => {
+                health.failure = None;
+                health.confirmed = Some(Instant::now());
+            }
+            Err(err) => {
+                self.stats.poll_failures.fetch_add(1, Ordering::Relaxed);
+                health.failure = Some(err.to_string());
+            }
+        }
+        result
+    }
+
+    async fn poll_and_load(&self) -> Result<(), StoreError> {
         let version = self.store.version().await?;
+        if self.snapshot().version == version {
+            return Ok(());
+        }
+        let _one_at_a_time = self.loading.lock().await;
         let cached = self.snapshot();
         if cached.version == version {
-            return Ok(cached);
+            return Ok(()); // loaded meanwhile
         }
-        let _guard = self.reloading.lock().await;
-        let cached = self.snapshot();
-        if cached.version.identity == version.identity
-            && cached.version.generation >= version.generation
-        {
-            return Ok(cached);
-        }
+        let started = Instant::now();
         // Another database (replaced file, restored backup): nothing cached
         // can be trusted, whatever its generation says.
         let same_database = cached.version.identity == version.identity;
@@ -75,34 +173,50 @@ impl CatalogCache {
             HashMap::new()
         };
         let loaded = self.store.load(&known).await?;
-        let mut fresh: HashMap<String, Arc<EventData>> = loaded
-            .changed_events
-            .into_iter()
-            .map(|event| (event.slug.clone(), Arc::new(EventData::new(event))))
-            .collect();
-        let events = loaded
-            .event_generations
-            .iter()
-            .filter_map(|(slug, event_generation)| {
-                let data = fresh.remove(slug).or_else(|| {
-                    same_database.then_some(())?;
-                    cached
-                        .event(slug)
-                        .filter(|e| &e.event.slug == slug)
-                        .cloned()
-                })?;
-                Some((data, *event_generation))
-            })
-            .collect();
-        let catalog = Arc::new(Catalog::new(loaded.version, loaded.users, events));
+        let rebuilt = loaded.changed_events.len();
+        // Indexing a large event takes seconds of CPU: off the async workers.
+        let catalog = tokio::task::spawn_blocking(move || {
+            let mut fresh: HashMap<String, Arc<EventData>> = loaded
+                .changed_events
+                .into_iter()
+                .map(|event| (event.slug.clone(), Arc::new(EventData::new(event))))
+                .collect();
+            let events = loaded
+                .event_generations
+                .iter()
+                .filter_map(|(slug, event_generation)| {
+                    let data = fresh.remove(slug).or_else(|| {
+                        same_database.then_some(())?;
+                        cached
+                            .event(slug)
+                            .filter(|e| &e.event.slug == slug)
+                            .cloned()
+                    })?;
+                    Some((data, *event_generation))
+                })
+                .collect();
+            Catalog::new(loaded.version, loaded.users, events)
+        })
+        .await
+        .map_err(|e| StoreError::Corrupt(format!("building the catalog failed: {e}")))?;
+        let catalog = Arc::new(catalog);
+        let elapsed = started.elapsed();
         tracing::info!(
             generation = catalog.version.generation,
             events = catalog.events.len(),
+            rebuilt,
+            millis = elapsed.as_millis() as u64,
             "catalog loaded"
         );
-        *self.current.write().unwrap_or_else(|e| e.into_inner()) = catalog.clone();
-        self.generation
-            .store(catalog.version.generation, Ordering::Relaxed);
-        Ok(catalog)
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = catalog;
+        self.health().ready = true;
+        self.stats.reloads.fetch_add(1, Ordering::Relaxed);
+        self.stats
+            .events_rebuilt
+            .fetch_add(rebuilt as u64, Ordering::Relaxed);
+        self.stats
+            .last_reload_micros
+            .store(elapsed.as_micros() as u64, Ordering::Relaxed);
+        Ok(())
     }
 }

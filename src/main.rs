@@ -82,6 +82,11 @@ enum Command {
         /// Largest page size a client may ask for; larger ones are clamped.
         #[arg(long, env = "CONFAPI_MAX_PAGE_SIZE", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
         max_page_size: u32,
+        /// How often to ask the database whether an import has committed, in
+        /// milliseconds; a committed import is served within about this long
+        /// (plus the time to load what changed).
+        #[arg(long, env = "CONFAPI_POLL_INTERVAL_MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..))]
+        poll_interval_ms: u64,
     },
     /// Validate datasets and load them (each event replaces the stored one of the same slug).
     Import {
@@ -174,6 +179,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             base_url,
             demo,
             max_page_size,
+            poll_interval_ms,
         } => {
             // Only `--demo` creates a missing database: a typo in --db must
             // not serve an empty one.
@@ -182,7 +188,10 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 load_demo_if_empty(&*store).await?;
             }
             let state = AppState {
-                cache: Arc::new(CatalogCache::new(store)),
+                cache: CatalogCache::start(
+                    store,
+                    std::time::Duration::from_millis(poll_interval_ms),
+                ),
                 config: Arc::new(Config {
                     base_url,
                     max_page_size: max_page_size as usize,

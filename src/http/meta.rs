@@ -1,4 +1,4 @@
-//! `/api/`, `/api/me`, `/api/openapi.json` and `/healthz`.
+//! `/api/`, `/api/me`, `/api/openapi.json`, `/healthz` and `/readyz`.
 
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -63,6 +63,17 @@ async fn openapi_handler() -> ApiResult {
 
 pub async fn healthz() -> impl IntoResponse {
     (StatusCode::OK, "ok\n")
+}
+
+/// Readiness, for load balancers: 200 once the first catalog is loaded and
+/// while storage answers; otherwise 503 with the reason.
+pub async fn readyz(
+    axum::extract::State(state): axum::extract::State<super::AppState>,
+) -> axum::response::Response {
+    match state.cache.ready() {
+        Ok(()) => json(&json!({"status": "ready"})),
+        Err(err) => super::error::ApiError::from(err).into_response(),
+    }
 }
 
 const PAGINATION: [(&str, &str); 4] = [

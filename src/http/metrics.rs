@@ -40,7 +40,7 @@ impl Metrics {
             .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
     }
 
-    fn text(&self, generation: i64) -> String {
+    fn text(&self, generation: i64, cache: &crate::cache::CatalogCache) -> String {
         let mut out = String::new();
         out.push_str("# HELP confapi_requests_total HTTP requests answered, by status class.\n");
         out.push_str("# TYPE confapi_requests_total counter\n");
@@ -76,13 +76,49 @@ impl Metrics {
         );
         out.push_str("# TYPE confapi_data_generation gauge\n");
         let _ = writeln!(out, "confapi_data_generation {generation}");
+        let stats = &cache.stats;
+        let counters = [
+            (
+                "confapi_reloads_total",
+                "Catalog reloads (each loads what changed).",
+                &stats.reloads,
+            ),
+            (
+                "confapi_reload_events_rebuilt_total",
+                "Events rebuilt by reloads.",
+                &stats.events_rebuilt,
+            ),
+            (
+                "confapi_storage_poll_failures_total",
+                "Storage polls that failed.",
+                &stats.poll_failures,
+            ),
+        ];
+        for (name, help, counter) in counters {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
+            let _ = writeln!(out, "{name} {}", counter.load(Ordering::Relaxed));
+        }
+        out.push_str("# HELP confapi_last_reload_seconds Duration of the last reload.\n");
+        out.push_str("# TYPE confapi_last_reload_seconds gauge\n");
+        let _ = writeln!(
+            out,
+            "confapi_last_reload_seconds {}",
+            stats.last_reload_micros.load(Ordering::Relaxed) as f64 / 1e6
+        );
+        if let Some(age) = cache.snapshot_age() {
+            out.push_str(
+                "# HELP confapi_snapshot_age_seconds Time since the served data was last confirmed current.\n",
+            );
+            out.push_str("# TYPE confapi_snapshot_age_seconds gauge\n");
+            let _ = writeln!(out, "confapi_snapshot_age_seconds {age}");
+        }
         out
     }
 }
 
 pub async fn render(State(state): State<AppState>) -> Response {
     let generation = state.cache.cached_generation();
-    let mut response = state.metrics.text(generation).into_response();
+    let mut response = state.metrics.text(generation, &state.cache).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),

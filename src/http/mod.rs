@@ -97,6 +97,8 @@ pub fn router(state: AppState) -> Router {
     router
         .route("/healthz", axum::routing::get(meta::healthz))
         .route("/healthz/", axum::routing::get(meta::healthz))
+        .route("/readyz", axum::routing::get(meta::readyz))
+        .route("/readyz/", axum::routing::get(meta::readyz))
         .route("/metrics", axum::routing::get(metrics::render))
         .route("/metrics/", axum::routing::get(metrics::render))
         .fallback(context::fallback)

@@ -36,7 +36,13 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     let status = response.status();
     let elapsed = started.elapsed();
     state.metrics.record(status, elapsed);
-    if status.is_server_error() {
+    let micros = elapsed.as_micros() as u64;
+    if is_probe(&path) {
+        // Load balancers probe often; a 503 from /readyz is an answer, not a fault.
+        tracing::debug!(%method, %path, status = status.as_u16(), micros, "probe");
+    } else if status == StatusCode::SERVICE_UNAVAILABLE {
+        tracing::warn!(%method, %path, status = status.as_u16(), micros, "request refused: not ready or storage unavailable");
+    } else if status.is_server_error() {
         tracing::error!(%method, %path, status = status.as_u16(), micros = elapsed.as_micros() as u64, "request failed");
     } else {
         tracing::info!(%method, %path, status = status.as_u16(), micros = elapsed.as_micros() as u64, "request");
@@ -45,7 +51,10 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
 }
 
 fn is_probe(path: &str) -> bool {
-    matches!(path.trim_end_matches('/'), "/healthz" | "/metrics")
+    matches!(
+        path.trim_end_matches('/'),
+        "/healthz" | "/readyz" | "/metrics"
+    )
 }
 
 async fn handle(state: &AppState, mut request: Request, next: Next) -> Response {
@@ -73,7 +82,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         return next.run(request).await;
     }
 
-    let catalog = match state.cache.current().await {
+    let catalog = match state.cache.current() {
         Ok(catalog) => catalog,
         Err(err) => return ApiError::from(err).into_response(),
     };

@@ -12,6 +12,7 @@ mod cli;
 mod events_pagination;
 mod import_fuzz;
 mod queries;
+mod reload;
 mod reviews_rooms_tags;
 mod speakers_questions_answers;
 mod storage;

@@ -136,6 +136,7 @@ impl Drop for TestDatabase {
 pub struct TestServer {
     pub base: String,
     pub store: Arc<dyn Store>,
+    pub cache: Arc<CatalogCache>,
     pub db_url: String,
     task: tokio::task::JoinHandle<()>,
     _db: TestDatabase,
@@ -167,7 +168,9 @@ impl TestServer {
 
     async fn serve(store: Arc<dyn Store>, db: TestDatabase, config: Config) -> Self {
         let state = AppState {
-            cache: Arc::new(CatalogCache::new(store.clone())),
+            // A short poll, so that tests that change the database behind
+            // the server's back see it soon; `import` refreshes at once.
+            cache: CatalogCache::start(store.clone(), std::time::Duration::from_millis(50)),
             config: Arc::new(config),
             metrics: Default::default(),
         };
@@ -175,12 +178,17 @@ impl TestServer {
             .await
             .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("address"));
+        let cache = state.cache.clone();
         let task = tokio::spawn(async move {
             let _ = confapi::http::serve(listener, state).await;
         });
+        // Serve from the first request on, as a load balancer would wait
+        // for /readyz.
+        cache.refresh().await.expect("the first catalog loads");
         TestServer {
             base,
             store,
+            cache,
             db_url: db.url.clone(),
             task,
             _db: db,
@@ -192,6 +200,8 @@ impl TestServer {
         let parsed = validate::parse_value(dataset)
             .unwrap_or_else(|problems| panic!("test dataset invalid: {problems:?}"));
         self.store.import(&parsed, None).await.expect("import");
+        // Served from the next request on, without waiting for the poll.
+        self.cache.refresh().await.expect("reload after the import");
     }
 
     pub fn anon(&self) -> Client {
