@@ -79,9 +79,8 @@ impl CatalogCache {
             loop {
                 // The task ends with the last user of the cache.
                 let Some(cache) = poller.upgrade() else { break };
-                if let Err(err) = cache.refresh().await {
-                    tracing::warn!(error = %err, "storage poll failed");
-                }
+                // `refresh` records and logs the outcome.
+                let _ = cache.refresh().await;
                 drop(cache);
                 tokio::time::sleep(interval).await;
             }
@@ -140,13 +139,19 @@ impl CatalogCache {
     pub async fn refresh(&self) -> Result<(), StoreError> {
         let result = self.poll_and_load().await;
         let mut health = self.health();
+        // Logged when the state changes, not on every poll of an outage.
         match &result {
             Ok(()) => {
-                health.failure = None;
+                if health.failure.take().is_some() {
+                    tracing::info!("storage answers again; serving");
+                }
                 health.confirmed = Some(Instant::now());
             }
             Err(err) => {
                 self.stats.poll_failures.fetch_add(1, Ordering::Relaxed);
+                if health.failure.is_none() {
+                    tracing::warn!(error = %err, "storage poll failed; refusing requests until it answers");
+                }
                 health.failure = Some(err.to_string());
             }
         }

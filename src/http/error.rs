@@ -73,7 +73,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match &self {
             ApiError::Internal(m) => tracing::error!(error = %m, "internal error"),
-            ApiError::Unavailable(m) => tracing::error!(error = %m, "database unavailable"),
+            // Not ready yet, or the database is gone: an operating state that
+            // the poller logs once, not a fault per request.
+            ApiError::Unavailable(m) => tracing::debug!(error = %m, "unavailable"),
             _ => {}
         }
         let mut response = (self.status(), super::json_bytes(&self.body())).into_response();
