@@ -149,6 +149,10 @@ def access_file(dataset, path):
         inactive = [{"id": q["id"], "active": False} for q in event.get("questions", []) if q.get("active") is False]
         if inactive:
             entry["questions"] = inactive
+        assigned = [{"code": s["code"], "assigned_reviewers": s["assigned_reviewers"]}
+                    for s in event.get("submissions", []) if s.get("assigned_reviewers")]
+        if assigned:
+            entry["submissions"] = assigned
         access["events"].append(entry)
     with open(path, "w") as fp:
         json.dump(access, fp)

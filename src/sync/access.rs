@@ -4,8 +4,9 @@
 //! It is a dataset document. Its users come first; a speaker seen upstream
 //! with the same code gets the upstream name, e-mail and avatar. Per event
 //! (matched by slug), every field it gives replaces the mirrored one,
-//! except `questions`: an entry there (by `id`) changes only the fields it
-//! names on the mirrored question (e.g. `"active": false`).
+//! except `questions` (by `id`) and `submissions` (by `code`): an entry
+//! there changes only the fields it names on the mirrored item (e.g.
+//! `"active": false`, `"assigned_reviewers": [...]`).
 
 use std::collections::BTreeMap;
 
@@ -111,8 +112,8 @@ pub fn merge(
                 continue; // not mirrored in this round (--event)
             };
             for (key, value) in overlay {
-                if key == "questions" {
-                    overlay_questions(event, value, i)?;
+                if key == "questions" || key == "submissions" {
+                    overlay_items(event, key, value, i)?;
                 } else if key != "slug" {
                     event.insert(key.clone(), value.clone());
                 }
@@ -127,29 +128,33 @@ pub fn merge(
     }))
 }
 
-fn overlay_questions(
+/// Questions by `id`, submissions by `code`: the access file's entry sets
+/// only the fields it names (e.g. `active`, `assigned_reviewers`).
+fn overlay_items(
     event: &mut Map<String, Value>,
+    list: &str,
     overlay: &Value,
     i: usize,
 ) -> Result<(), SyncError> {
     let Value::Array(overlay) = overlay else {
         return Err(access_error(
-            &format!("events[{i}].questions"),
+            &format!("events[{i}].{list}"),
             "expected a list",
         ));
     };
-    let Some(Value::Array(questions)) = event.get_mut("questions") else {
+    let key = if list == "questions" { "id" } else { "code" };
+    let Some(Value::Array(items)) = event.get_mut(list) else {
         return Ok(());
     };
     for (j, given) in overlay.iter().enumerate() {
-        let id = given.get("id").and_then(Value::as_i64);
-        let Some(target) = questions
+        let wanted = given.get(key).filter(|v| !v.is_null());
+        let Some(target) = items
             .iter_mut()
-            .find(|q| q.get("id").and_then(Value::as_i64) == id)
+            .find(|item| wanted.is_some() && item.get(key) == wanted)
         else {
             return Err(access_error(
-                &format!("events[{i}].questions[{j}].id"),
-                "no such question upstream",
+                &format!("events[{i}].{list}[{j}].{key}"),
+                "no such item upstream",
             ));
         };
         if let (Value::Object(target), Value::Object(given)) = (target, given) {

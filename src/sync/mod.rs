@@ -118,3 +118,70 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
 }
 
 pub(crate) type Names = HashMap<String, Vec<String>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals() {
+        assert_eq!(parse_interval("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_interval("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_interval("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_interval("90"), Ok(Duration::from_secs(90)));
+        assert!(parse_interval("0s").is_err());
+        assert!(parse_interval("soon").is_err());
+        assert!(parse_interval("5d").is_err());
+    }
+
+    #[test]
+    fn next_links_go_to_the_configured_upstream() {
+        let client =
+            client::Client::new("http://127.0.0.1:9/", "t", Duration::from_secs(1)).unwrap();
+        assert_eq!(
+            client.url("https://public.example.org/api/events/x/talks/?limit=25&offset=25"),
+            "http://127.0.0.1:9/api/events/x/talks/?limit=25&offset=25"
+        );
+        assert_eq!(client.url("/api/events/"), "http://127.0.0.1:9/api/events/");
+    }
+
+    #[test]
+    fn access_questions_and_submissions_change_only_named_fields() {
+        let events = vec![serde_json::json!({
+            "slug": "Conf",
+            "questions": [{"id": 1, "active": true, "position": 0}],
+            "submissions": [{"code": "ABC", "title": "T", "assigned_reviewers": []}],
+        })
+        .as_object()
+        .unwrap()
+        .clone()];
+        let access = serde_json::json!({"events": [{
+            "slug": "conf",
+            "teams": [],
+            "questions": [{"id": 1, "active": false}],
+            "submissions": [{"code": "ABC", "assigned_reviewers": ["R1"]}],
+        }]});
+        let merged = access::merge(&access, BTreeMap::new(), events).unwrap();
+        let event = &merged["events"][0];
+        assert_eq!(event["slug"], "Conf");
+        assert_eq!(event["teams"], serde_json::json!([]));
+        assert_eq!(
+            event["questions"][0],
+            serde_json::json!({"id": 1, "active": false, "position": 0})
+        );
+        assert_eq!(
+            event["submissions"][0],
+            serde_json::json!({"code": "ABC", "title": "T", "assigned_reviewers": ["R1"]})
+        );
+        let unknown = serde_json::json!({"events": [{"slug": "conf", "questions": [{"id": 2}]}]});
+        let events = vec![serde_json::json!({"slug": "conf", "questions": []})
+            .as_object()
+            .unwrap()
+            .clone()];
+        let err = access::merge(&unknown, BTreeMap::new(), events).unwrap_err();
+        assert_eq!(
+            err.0,
+            "access file: events[0].questions[0].id: no such item upstream"
+        );
+    }
+}
