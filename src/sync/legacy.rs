@@ -128,10 +128,6 @@ impl Fetched {
             })
         })
     }
-
-    pub fn len(&self) -> usize {
-        self.pages.iter().map(|(_, r)| r.len()).sum()
-    }
 }
 
 pub async fn fetch_list(
@@ -523,7 +519,7 @@ pub fn map_event(
     // The schedule's version and release time are not in the legacy API;
     // its existence shows in the slots, its publicity in what the public sees.
     let schedule = has_slots.then(|| json!({"version": "mirrored", "published": format!("{}T00:00:00Z", event.str("date_from").unwrap_or("2000-01-01"))}));
-    let show_schedule = !public_talks.is_empty() || !(is_public && confirmed_visible);
+    let show_schedule = !(public_talks.is_empty() && is_public && confirmed_visible);
 
     let mut out = Map::new();
     out.insert("slug".into(), json!(slug));
