@@ -236,6 +236,26 @@ def main():
                   status == 1 and expect in out and "nothing changed" in out, out)
             check(f"fault {mode}: the mirror serves the previous data, whole",
                   snapshot(server.url, token) == before)
+        proxy.set(None)
+        bad = "wrong-token-0123456789"
+        result = subprocess.run(
+            [binary, "sync", "--from", proxy.url, "--token", bad, "--access", access, "--db", db],
+            capture_output=True, text=True, env=env, timeout=60)
+        out = result.stdout + result.stderr
+        check("a refused token fails the sync with the upstream's answer, token not shown",
+              result.returncode == 1 and "401" in out and bad not in out, out)
+        check("... and the mirror serves the previous data, whole", snapshot(server.url, token) == before)
+
+        loop = subprocess.Popen(
+            [binary, "sync", "--from", proxy.url, "--token", token, "--access", access, "--db", db,
+             "--every", "1s"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        time.sleep(2.5)
+        loop.terminate()
+        rounds = [line for line in loop.communicate(timeout=10)[0].splitlines() if line.startswith("sync: ")]
+        check("--every syncs again and logs one line per round",
+              len(rounds) >= 2 and all("nothing changed" in line and " in " in line for line in rounds), rounds)
+
         proxy.set("429-twice")
         status, out = sync()
         check("429 with Retry-After is waited out, then the sync succeeds",
