@@ -15,3 +15,4 @@ pub mod domain;
 pub mod http;
 pub mod model;
 pub mod storage;
+pub mod sync;

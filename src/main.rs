@@ -66,6 +66,29 @@ impl DbArgs {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Mirror a pretalx (legacy API) into the database; see README "Mirroring a pretalx".
+    Sync {
+        #[command(flatten)]
+        db: DbArgs,
+        /// The upstream's origin, e.g. https://pretalx.example.org.
+        #[arg(long)]
+        from: String,
+        /// An organiser or administrator API token of the upstream (never printed or stored).
+        #[arg(long, env = "CONFAPI_SYNC_TOKEN", hide_env_values = true)]
+        token: String,
+        /// Events to mirror (default: every event the token sees).
+        #[arg(long = "event")]
+        events: Vec<String>,
+        /// A dataset document with users, teams and review phases.
+        #[arg(long)]
+        access: Option<PathBuf>,
+        /// Keep syncing at this interval (e.g. 60s, 5m).
+        #[arg(long, value_parser = confapi::sync::parse_interval)]
+        every: Option<std::time::Duration>,
+        /// Seconds before a request to the upstream is given up (then retried).
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+    },
     /// Serve the API.
     Serve {
         #[command(flatten)]
@@ -173,6 +196,36 @@ fn init_logging() {
 
 async fn run(command: Command) -> Result<ExitCode, String> {
     match command {
+        Command::Sync {
+            db,
+            from,
+            token,
+            events,
+            access,
+            every,
+            timeout,
+        } => {
+            let access = match &access {
+                None => None,
+                Some(file) => Some(
+                    std::fs::read_to_string(file)
+                        .map_err(|e| format!("{}: cannot read: {e}", file.display()))
+                        .and_then(|text| {
+                            serde_json::from_str(&text)
+                                .map_err(|e| format!("{}: not JSON: {e}", file.display()))
+                        })?,
+                ),
+            };
+            let options = confapi::sync::Options {
+                from,
+                token,
+                events,
+                access,
+                timeout: std::time::Duration::from_secs(timeout),
+            };
+            let store = db.open(true).await?;
+            sync_rounds(&options, store.as_ref(), every).await
+        }
         Command::Serve {
             db,
             listen,
@@ -423,4 +476,60 @@ async fn load_demo_if_empty(store: &dyn storage::Store) -> Result<(), String> {
     }
     print_logins(&logins);
     Ok(())
+}
+
+/// Runs sync rounds: one, or one per `every` (a failed round is logged and
+/// the next one tried). One line per round.
+async fn sync_rounds(
+    options: &confapi::sync::Options,
+    store: &dyn storage::Store,
+    every: Option<std::time::Duration>,
+) -> Result<ExitCode, String> {
+    loop {
+        let bar = progress("syncing: requests made");
+        let shown = bar.clone();
+        let report = move |n: u64| {
+            if let Some(bar) = &shown {
+                bar.set_message(format!("syncing from the upstream: {n} request(s)"));
+            }
+        };
+        let started = std::time::Instant::now();
+        let result = confapi::sync::run_once(options, store, &report).await;
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let took = started.elapsed();
+        let failed = match &result {
+            Ok(done) if done.records_written == 0 => {
+                eprintln!(
+                    "sync: nothing changed (generation {}) in {took:.2?}",
+                    done.generation
+                );
+                false
+            }
+            Ok(done) => {
+                eprintln!(
+                    "sync: {} record(s) written, event(s) changed: {} (generation {}) in {took:.2?}",
+                    done.records_written,
+                    done.changed_events.join(", "),
+                    done.generation
+                );
+                false
+            }
+            Err(err) => {
+                eprintln!("sync failed after {took:.2?}, nothing changed: {err}");
+                true
+            }
+        };
+        match every {
+            None => {
+                return Ok(if failed {
+                    ExitCode::FAILURE
+                } else {
+                    ExitCode::SUCCESS
+                })
+            }
+            Some(interval) => tokio::time::sleep(interval.saturating_sub(took)).await,
+        }
+    }
 }

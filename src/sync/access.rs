@@ -1,0 +1,167 @@
+//! The access file: what the upstream API does not show (confapi's own
+//! users and tokens, teams, the review phase, ...), laid over the mirror.
+//!
+//! It is a dataset document. Its users come first; a speaker seen upstream
+//! with the same code gets the upstream name, e-mail and avatar. Per event
+//! (matched by slug), every field it gives replaces the mirrored one,
+//! except `questions` (by `id`) and `submissions` (by `code`): an entry
+//! there changes only the fields it names on the mirrored item (e.g.
+//! `"active": false`, `"assigned_reviewers": [...]`).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::legacy::{RawEvent, SeenUser};
+use super::{Names, SyncError};
+
+fn access_error(path: &str, message: &str) -> SyncError {
+    SyncError(format!("access file: {path}: {message}"))
+}
+
+/// Reviewer name → user codes, from the access file's users and the speakers seen.
+pub fn names_to_codes(access: &Value, raws: &[RawEvent]) -> Result<Names, SyncError> {
+    let mut names = Names::new();
+    let mut codes = std::collections::HashSet::new();
+    if let Some(users) = access.get("users").and_then(Value::as_array) {
+        for user in users {
+            if let (Some(code), Some(name)) = (
+                user.get("code").and_then(Value::as_str),
+                user.get("name").and_then(Value::as_str),
+            ) {
+                codes.insert(code.to_string());
+                names
+                    .entry(name.to_string())
+                    .or_default()
+                    .push(code.to_string());
+            }
+        }
+    }
+    for raw in raws {
+        for item in raw.speakers.pages.iter().flat_map(|(_, r)| r) {
+            if let (Some(code), Some(name)) = (
+                item.get("code").and_then(Value::as_str),
+                item.get("name").and_then(Value::as_str),
+            ) {
+                if codes.insert(code.to_string()) {
+                    names
+                        .entry(name.to_string())
+                        .or_default()
+                        .push(code.to_string());
+                }
+            }
+        }
+    }
+    Ok(names)
+}
+
+pub fn merge(
+    access: &Value,
+    seen: BTreeMap<String, SeenUser>,
+    mut events: Vec<Map<String, Value>>,
+) -> Result<Value, SyncError> {
+    let Value::Object(access) = access else {
+        return Err(access_error("$", "expected a dataset document (an object)"));
+    };
+    let mut users: Vec<Value> = match access.get("users") {
+        None => Vec::new(),
+        Some(Value::Array(users)) => users.clone(),
+        Some(_) => return Err(access_error("users", "expected a list")),
+    };
+    let mut seen = seen;
+    for user in users.iter_mut() {
+        let Some(code) = user.get("code").and_then(Value::as_str).map(str::to_string) else {
+            continue;
+        };
+        if let (Some(found), Value::Object(user)) = (seen.remove(&code), user) {
+            user.insert("name".into(), Value::String(found.name));
+            if let Some(email) = found.email {
+                user.insert("email".into(), Value::String(email));
+            }
+            user.insert(
+                "avatar".into(),
+                found.avatar.map_or(Value::Null, Value::String),
+            );
+        }
+    }
+    for (code, found) in seen {
+        users.push(serde_json::json!({
+            "code": code,
+            "name": found.name,
+            "email": found.email.unwrap_or_else(|| format!("{}@speakers.invalid", code.to_lowercase())),
+            "avatar": found.avatar,
+        }));
+    }
+    if let Some(list) = access.get("events") {
+        let Value::Array(list) = list else {
+            return Err(access_error("events", "expected a list"));
+        };
+        for (i, overlay) in list.iter().enumerate() {
+            let Value::Object(overlay) = overlay else {
+                return Err(access_error(&format!("events[{i}]"), "expected an object"));
+            };
+            let slug = overlay
+                .get("slug")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let Some(event) = events.iter_mut().find(|e| {
+                e.get("slug")
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| s.eq_ignore_ascii_case(slug))
+            }) else {
+                continue; // not mirrored in this round (--event)
+            };
+            for (key, value) in overlay {
+                if key == "questions" || key == "submissions" {
+                    overlay_items(event, key, value, i)?;
+                } else if key != "slug" {
+                    event.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+    Ok(serde_json::json!({
+        "format": "cfp-dataset",
+        "version": 1,
+        "users": users,
+        "events": events.into_iter().map(Value::Object).collect::<Vec<_>>(),
+    }))
+}
+
+/// Questions by `id`, submissions by `code`: the access file's entry sets
+/// only the fields it names (e.g. `active`, `assigned_reviewers`).
+fn overlay_items(
+    event: &mut Map<String, Value>,
+    list: &str,
+    overlay: &Value,
+    i: usize,
+) -> Result<(), SyncError> {
+    let Value::Array(overlay) = overlay else {
+        return Err(access_error(
+            &format!("events[{i}].{list}"),
+            "expected a list",
+        ));
+    };
+    let key = if list == "questions" { "id" } else { "code" };
+    let Some(Value::Array(items)) = event.get_mut(list) else {
+        return Ok(());
+    };
+    for (j, given) in overlay.iter().enumerate() {
+        let wanted = given.get(key).filter(|v| !v.is_null());
+        let Some(target) = items
+            .iter_mut()
+            .find(|item| wanted.is_some() && item.get(key) == wanted)
+        else {
+            return Err(access_error(
+                &format!("events[{i}].{list}[{j}].{key}"),
+                "no such item upstream",
+            ));
+        };
+        if let (Value::Object(target), Value::Object(given)) = (target, given) {
+            for (key, value) in given {
+                target.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,572 @@
+//! Reads an event through the legacy pretalx API (pretalx 2024.x, and
+//! confapi itself) and maps it to the dataset format.
+//!
+//! What the legacy API shows an organiser, and what it does not, is listed
+//! in README.md ("Mirroring a pretalx"); the gaps are filled from the access
+//! file (`super::access`).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::{json, Map, Value};
+
+use super::client::Client;
+use super::SyncError;
+
+/// The largest page confapi and pretalx hand out; fewer round trips.
+const PAGE: &str = "limit=1000";
+
+/// One element of a fetched list, with where it came from for messages.
+pub struct Item<'a> {
+    value: &'a Value,
+    url: &'a str,
+    path: String,
+}
+
+impl<'a> Item<'a> {
+    fn get(&self, key: &str) -> Result<&'a Value, SyncError> {
+        self.value
+            .get(key)
+            .ok_or_else(|| SyncError::at_path(self.url, &format!("{}.{key}", self.path), "missing"))
+    }
+
+    fn wrong(&self, key: &str, expected: &str) -> SyncError {
+        SyncError::at_path(
+            self.url,
+            &format!("{}.{key}", self.path),
+            &format!("expected {expected}"),
+        )
+    }
+
+    fn str(&self, key: &str) -> Result<&'a str, SyncError> {
+        self.get(key)?
+            .as_str()
+            .ok_or_else(|| self.wrong(key, "a string"))
+    }
+
+    fn opt_str(&self, key: &str) -> Result<Option<&'a str>, SyncError> {
+        match self.get(key)? {
+            Value::Null => Ok(None),
+            Value::String(s) => Ok(Some(s)),
+            _ => Err(self.wrong(key, "a string or null")),
+        }
+    }
+
+    fn i64(&self, key: &str) -> Result<i64, SyncError> {
+        self.get(key)?
+            .as_i64()
+            .ok_or_else(|| self.wrong(key, "an integer"))
+    }
+
+    fn opt_i64(&self, key: &str) -> Result<Option<i64>, SyncError> {
+        match self.get(key)? {
+            Value::Null => Ok(None),
+            v => v
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| self.wrong(key, "an integer or null")),
+        }
+    }
+
+    fn list(&self, key: &str) -> Result<Vec<Item<'a>>, SyncError> {
+        let list = self
+            .get(key)?
+            .as_array()
+            .ok_or_else(|| self.wrong(key, "a list"))?;
+        Ok(list
+            .iter()
+            .enumerate()
+            .map(|(i, value)| Item {
+                value,
+                url: self.url,
+                path: format!("{}.{key}[{i}]", self.path),
+            })
+            .collect())
+    }
+
+    fn object(&self, key: &str) -> Result<Item<'a>, SyncError> {
+        let value = self.get(key)?;
+        if !value.is_object() {
+            return Err(self.wrong(key, "an object"));
+        }
+        Ok(Item {
+            value,
+            url: self.url,
+            path: format!("{}.{key}", self.path),
+        })
+    }
+
+    /// The value as it is, for fields whose form the dataset shares (i18n,
+    /// booleans, nullable numbers); validation checks them afterwards.
+    fn raw(&self, key: &str) -> Result<Value, SyncError> {
+        self.get(key).cloned()
+    }
+
+    fn ids(&self, key: &str) -> Result<Vec<i64>, SyncError> {
+        self.list(key)?
+            .iter()
+            .map(|item| {
+                item.value
+                    .as_i64()
+                    .ok_or_else(|| SyncError::at_path(self.url, &item.path, "expected an integer"))
+            })
+            .collect()
+    }
+}
+
+/// Every element of a paginated list, following `next` links.
+pub struct Fetched {
+    pub pages: Vec<(String, Vec<Value>)>,
+}
+
+impl Fetched {
+    pub fn items(&self) -> impl Iterator<Item = Item<'_>> {
+        self.pages.iter().flat_map(|(url, results)| {
+            results.iter().enumerate().map(move |(i, value)| Item {
+                value,
+                url,
+                path: format!("results[{i}]"),
+            })
+        })
+    }
+}
+
+pub async fn fetch_list(
+    client: &Client,
+    path: &str,
+    anonymous: bool,
+    requests: &(dyn Fn() + Sync),
+) -> Result<Fetched, SyncError> {
+    let separator = if path.contains('?') { '&' } else { '?' };
+    let mut url = client.url(&format!("{path}{separator}{PAGE}"));
+    let mut pages = Vec::new();
+    let mut seen = HashSet::new();
+    loop {
+        if !seen.insert(url.clone()) {
+            return Err(SyncError::at_path(
+                &url,
+                "next",
+                "the pages loop back to an earlier page",
+            ));
+        }
+        let page = client.get_json(&url, anonymous).await?;
+        requests();
+        let results = match page.get("results") {
+            Some(Value::Array(results)) => results.clone(),
+            _ => return Err(SyncError::at_path(&url, "results", "expected a list")),
+        };
+        let next = match page.get("next") {
+            Some(Value::String(next)) => Some(client.url(next)),
+            Some(Value::Null) => None,
+            _ => return Err(SyncError::at_path(&url, "next", "expected a URL or null")),
+        };
+        pages.push((url, results));
+        match next {
+            Some(next) => url = next,
+            None => return Ok(Fetched { pages }),
+        }
+    }
+}
+
+/// Everything read about one event.
+pub struct RawEvent {
+    pub event: (String, Value),
+    pub submissions: Fetched,
+    pub anonymised: Fetched,
+    pub talks: Fetched,
+    pub public_talks: Fetched,
+    pub speakers: Fetched,
+    pub questions: Fetched,
+    pub answers: Fetched,
+    pub reviews: Fetched,
+    pub rooms: Fetched,
+    pub tags: Fetched,
+}
+
+pub async fn read_event(
+    client: &Client,
+    slug: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<RawEvent, SyncError> {
+    let base = format!("/api/events/{slug}");
+    let event_url = client.url(&format!("{base}/"));
+    let event = client.get_json(&event_url, false).await?;
+    requests();
+    let list = |name: &str, anonymous: bool| {
+        let path = format!("{base}/{name}");
+        async move { fetch_list(client, &path, anonymous, requests).await }
+    };
+    // What the public sees tells whether the schedule is shown; a
+    // non-public event shows the public nothing (403).
+    let is_public = event.get("is_public").and_then(serde_json::Value::as_bool) == Some(true);
+    let public_talks = async {
+        if is_public {
+            list("talks/", true).await
+        } else {
+            Ok(Fetched { pages: Vec::new() })
+        }
+    };
+    // A few lists at a time: fast, and gentle on a slow upstream.
+    let (submissions, anonymised, talks, public_talks) = tokio::try_join!(
+        list("submissions/", false),
+        list("submissions/?anon=1", false),
+        list("talks/", false),
+        public_talks,
+    )?;
+    let (speakers, questions, answers, reviews, rooms, tags) = tokio::try_join!(
+        list("speakers/", false),
+        list("questions/", false),
+        list("answers/", false),
+        list("reviews/", false),
+        list("rooms/", false),
+        list("tags/", false),
+    )?;
+    Ok(RawEvent {
+        event: (event_url, event),
+        submissions,
+        anonymised,
+        talks,
+        public_talks,
+        speakers,
+        questions,
+        answers,
+        reviews,
+        rooms,
+        tags,
+    })
+}
+
+/// A user as the upstream shows it (speakers only): code, name, e-mail, avatar.
+pub struct SeenUser {
+    pub name: String,
+    pub email: Option<String>,
+    pub avatar: Option<String>,
+}
+
+/// Maps one event to its dataset document. `users` collects the speakers
+/// seen; `reviewer_codes` resolves the reviewer names the API shows.
+pub fn map_event(
+    raw: &RawEvent,
+    users: &mut BTreeMap<String, SeenUser>,
+    reviewer_codes: &HashMap<String, Vec<String>>,
+) -> Result<Map<String, Value>, SyncError> {
+    let (event_url, event_value) = &raw.event;
+    let event = Item {
+        value: event_value,
+        url: event_url,
+        path: "$".into(),
+    };
+    let slug = event.str("slug")?.to_string();
+
+    let visible_slot: HashSet<String> = codes(&raw.talks)?;
+    let public_talks: HashSet<String> = codes(&raw.public_talks)?;
+
+    let mut types: BTreeMap<i64, Value> = BTreeMap::new();
+    let mut tracks: BTreeMap<i64, Value> = BTreeMap::new();
+    let mut anonymised: HashMap<String, (String, String, String)> = HashMap::new();
+    for item in raw.anonymised.items() {
+        anonymised.insert(
+            item.str("code")?.to_string(),
+            (
+                item.str("title")?.into(),
+                item.str("abstract")?.into(),
+                item.str("description")?.into(),
+            ),
+        );
+    }
+
+    let mut has_slots = false;
+    let mut confirmed_visible = false;
+    let mut submissions = Vec::new();
+    for item in raw.submissions.items() {
+        let code = item.str("code")?.to_string();
+        let duration = item.i64("duration")?;
+        let type_id = item.i64("submission_type_id")?;
+        types.entry(type_id).or_insert_with(|| {
+            json!({"id": type_id, "name": item.value["submission_type"].clone(), "default_duration": duration})
+        });
+        let track_id = item.opt_i64("track_id")?;
+        if let Some(id) = track_id {
+            tracks
+                .entry(id)
+                .or_insert_with(|| json!({"id": id, "name": item.value["track"].clone()}));
+        }
+        let mut speakers = Vec::new();
+        for speaker in item.list("speakers")? {
+            let speaker_code = speaker.str("code")?.to_string();
+            users.entry(speaker_code.clone()).or_insert(SeenUser {
+                name: speaker.str("name")?.into(),
+                email: speaker
+                    .value
+                    .get("email")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                avatar: speaker.opt_str("avatar")?.map(str::to_string),
+            });
+            speakers.push(Value::String(speaker_code));
+        }
+        let mut slots = Vec::new();
+        if let Value::Object(_) = item.get("slot")? {
+            let slot = item.object("slot")?;
+            has_slots = true;
+            let visible = visible_slot.contains(&code);
+            if visible && item.str("state")? == "confirmed" {
+                confirmed_visible = true;
+            }
+            slots.push(json!({
+                "room": slot.opt_i64("room_id")?,
+                "start": slot.raw("start")?,
+                "end": slot.raw("end")?,
+                "is_visible": visible,
+            }));
+        }
+        let mut resources = Vec::new();
+        for resource in item.list("resources")? {
+            resources.push(json!({
+                "resource": resource.str("resource")?,
+                "description": resource.str("description")?,
+            }));
+        }
+        // The anonymised texts, where they differ from the real ones
+        // (an equal text and "not anonymised" look the same to every reader).
+        let real = (
+            item.str("title")?,
+            item.str("abstract")?,
+            item.str("description")?,
+        );
+        let anon = anonymised.get(&code).and_then(|(t, a, d)| {
+            let pick = |anon: &str, real: &str| {
+                if anon == real {
+                    String::new()
+                } else {
+                    anon.to_string()
+                }
+            };
+            let texts = (pick(t, real.0), pick(a, real.1), pick(d, real.2));
+            (!(texts.0.is_empty() && texts.1.is_empty() && texts.2.is_empty()))
+                .then(|| json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
+        });
+        submissions.push(json!({
+            "code": code,
+            "title": real.0,
+            "speakers": speakers,
+            "submission_type": type_id,
+            "track": track_id,
+            "state": item.str("state")?,
+            "pending_state": item.raw("pending_state")?,
+            "abstract": real.1,
+            "description": real.2,
+            "notes": item.str("notes")?,
+            "internal_notes": item.str("internal_notes")?,
+            "duration": duration,
+            "slot_count": item.i64("slot_count")?,
+            "do_not_record": item.raw("do_not_record")?,
+            "is_featured": item.raw("is_featured")?,
+            "content_locale": item.str("content_locale")?,
+            "image": item.opt_str("image")?,
+            "created": item.str("created")?,
+            "tags": item.ids("tag_ids")?,
+            "resources": resources,
+            "anonymised": anon,
+            "slots": slots,
+        }));
+    }
+
+    let mut speakers = Vec::new();
+    for item in raw.speakers.items() {
+        let code = item.str("code")?.to_string();
+        let seen = users.entry(code.clone()).or_insert(SeenUser {
+            name: item.str("name")?.into(),
+            email: None,
+            avatar: item.opt_str("avatar")?.map(str::to_string),
+        });
+        if let Some(email) = item.value.get("email").and_then(Value::as_str) {
+            seen.email = Some(email.to_string());
+        }
+        speakers.push(json!({
+            "user": code,
+            "biography": item.str("biography")?,
+            "availabilities": availabilities(&item)?,
+        }));
+    }
+
+    let mut questions = Vec::new();
+    for (position, item) in raw.questions.items().enumerate() {
+        let mut options = Vec::new();
+        for option in item.list("options")? {
+            options.push(json!({"id": option.i64("id")?, "answer": option.raw("answer")?}));
+        }
+        let question_tracks = item.ids("tracks")?;
+        let question_types = item.ids("submission_types")?;
+        for id in &question_tracks {
+            tracks
+                .entry(*id)
+                .or_insert_with(|| json!({"id": id, "name": {}}));
+        }
+        for id in &question_types {
+            types
+                .entry(*id)
+                .or_insert_with(|| json!({"id": id, "name": {}}));
+        }
+        questions.push(json!({
+            "id": item.i64("id")?,
+            "variant": item.str("variant")?,
+            "target": item.str("target")?,
+            "question": item.raw("question")?,
+            "help_text": item.raw("help_text")?,
+            "question_required": item.str("question_required")?,
+            "deadline": item.raw("deadline")?,
+            "freeze_after": item.raw("freeze_after")?,
+            "options": options,
+            "default_answer": item.raw("default_answer")?,
+            "contains_personal_data": item.raw("contains_personal_data")?,
+            "min_length": item.raw("min_length")?,
+            "max_length": item.raw("max_length")?,
+            "is_public": item.raw("is_public")?,
+            "is_visible_to_reviewers": item.raw("is_visible_to_reviewers")?,
+            // Organisers are shown questions in position order; the
+            // numbers themselves are not shown.
+            "position": position,
+            "tracks": question_tracks,
+            "submission_types": question_types,
+        }));
+    }
+
+    let mut answers = Vec::new();
+    for item in raw.answers.items() {
+        let mut options = Vec::new();
+        for option in item.list("options")? {
+            options.push(option.i64("id")?);
+        }
+        answers.push(json!({
+            "id": item.i64("id")?,
+            "question": item.object("question")?.i64("id")?,
+            "answer": item.str("answer")?,
+            "answer_file": item.opt_str("answer_file")?,
+            "submission": item.opt_str("submission")?,
+            "person": item.opt_str("person")?,
+            "review": item.opt_i64("review")?,
+            "options": options,
+        }));
+    }
+
+    let mut reviews = Vec::new();
+    for item in raw.reviews.items() {
+        // The legacy API names the reviewer, it does not give their code.
+        let name = item.opt_str("user")?.ok_or_else(|| {
+            SyncError::at_path(
+                item.url,
+                &format!("{}.user", item.path),
+                "the reviewer's name is hidden from this token",
+            )
+        })?;
+        let code = match reviewer_codes.get(name).map(Vec::as_slice) {
+            Some([code]) => code.clone(),
+            Some([]) | None => {
+                return Err(SyncError::at_path(
+                    item.url,
+                    &format!("{}.user", item.path),
+                    &format!("no user named {name:?}: add the reviewer to the access file's users"),
+                ))
+            }
+            Some(_) => {
+                return Err(SyncError::at_path(
+                    item.url,
+                    &format!("{}.user", item.path),
+                    &format!("several users are named {name:?}; reviews cannot be attributed"),
+                ))
+            }
+        };
+        reviews.push(json!({
+            "id": item.i64("id")?,
+            "submission": item.str("submission")?,
+            "user": code,
+            "text": item.str("text")?,
+            "score": item.raw("score")?,
+            "created": item.str("created")?,
+            "updated": item.str("updated")?,
+        }));
+    }
+
+    let mut rooms = Vec::new();
+    for item in raw.rooms.items() {
+        rooms.push(json!({
+            "id": item.i64("id")?,
+            "guid": item.opt_str("guid")?,
+            "name": item.raw("name")?,
+            "description": item.raw("description")?,
+            "speaker_info": item.raw("speaker_info")?,
+            "capacity": item.opt_i64("capacity")?,
+            "position": item.opt_i64("position")?,
+            "availabilities": availabilities(&item)?,
+        }));
+    }
+
+    let mut tags = Vec::new();
+    for item in raw.tags.items() {
+        tags.push(json!({
+            "id": item.i64("id")?,
+            "tag": item.str("tag")?,
+            "description": item.raw("description")?,
+            "color": item.str("color")?,
+            "is_public": item.raw("is_public")?,
+        }));
+    }
+
+    let is_public = event
+        .get("is_public")?
+        .as_bool()
+        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    // The schedule's version and release time are not in the legacy API;
+    // its existence shows in the slots, its publicity in what the public sees.
+    let schedule = has_slots.then(|| json!({"version": "mirrored", "published": format!("{}T00:00:00Z", event.str("date_from").unwrap_or("2000-01-01"))}));
+    let show_schedule = !(public_talks.is_empty() && is_public && confirmed_visible);
+
+    let mut out = Map::new();
+    out.insert("slug".into(), json!(slug));
+    out.insert("name".into(), event.raw("name")?);
+    out.insert("is_public".into(), json!(is_public));
+    out.insert("date_from".into(), event.raw("date_from")?);
+    out.insert("date_to".into(), event.raw("date_to")?);
+    out.insert("timezone".into(), event.raw("timezone")?);
+    out.insert("show_schedule".into(), json!(show_schedule));
+    out.insert("schedule".into(), schedule.unwrap_or(Value::Null));
+    out.insert(
+        "submission_types".into(),
+        Value::Array(types.into_values().collect()),
+    );
+    out.insert(
+        "tracks".into(),
+        Value::Array(tracks.into_values().collect()),
+    );
+    out.insert("rooms".into(), Value::Array(rooms));
+    out.insert("tags".into(), Value::Array(tags));
+    out.insert("questions".into(), Value::Array(questions));
+    out.insert("speakers".into(), Value::Array(speakers));
+    out.insert("submissions".into(), Value::Array(submissions));
+    out.insert("answers".into(), Value::Array(answers));
+    out.insert("reviews".into(), Value::Array(reviews));
+    Ok(out)
+}
+
+fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
+    list.items()
+        .map(|item| item.str("code").map(str::to_string))
+        .collect()
+}
+
+fn availabilities(item: &Item) -> Result<Vec<Value>, SyncError> {
+    let Some(Value::Array(_)) = item.value.get("availabilities") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for a in item.list("availabilities")? {
+        out.push(json!({"id": a.i64("id")?, "start": a.str("start")?, "end": a.str("end")?}));
+    }
+    Ok(out)
+}
+
+impl Item<'_> {
+    pub fn slug(&self) -> Result<String, SyncError> {
+        self.str("slug").map(str::to_string)
+    }
+}

@@ -1,0 +1,187 @@
+//! `confapi sync`: mirrors a pretalx (legacy API) into the store.
+//!
+//! A round reads every list of every event first, maps it to a dataset
+//! document (`legacy`), lays the access file over it (`access`), validates
+//! the result exactly like `confapi import`, and writes it with one
+//! `Store::import`: a round that fails anywhere writes nothing.
+
+pub mod access;
+pub mod client;
+pub mod legacy;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::dataset::validate;
+use crate::storage::{ImportSummary, Store};
+
+/// Why a round failed: the URL and JSON path where known.
+#[derive(Debug)]
+pub struct SyncError(pub String);
+
+impl SyncError {
+    pub fn plain(message: impl Into<String>) -> Self {
+        SyncError(message.into())
+    }
+    pub fn at(url: &str, message: impl std::fmt::Display) -> Self {
+        SyncError(format!("GET {url}: {message}"))
+    }
+    pub fn at_path(url: &str, path: &str, message: &str) -> Self {
+        SyncError(format!("GET {url}: {path}: {message}"))
+    }
+}
+
+impl std::fmt::Display for SyncError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub struct Options {
+    pub from: String,
+    pub token: String,
+    pub events: Vec<String>,
+    pub access: Option<Value>,
+    pub timeout: Duration,
+}
+
+/// One sync round. `progress` is told the requests made so far.
+pub async fn run_once(
+    options: &Options,
+    store: &dyn Store,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ImportSummary, SyncError> {
+    let client = client::Client::new(&options.from, &options.token, options.timeout)?;
+    let count = AtomicU64::new(0);
+    let requests = || progress(count.fetch_add(1, Ordering::Relaxed) + 1);
+    let slugs = if options.events.is_empty() {
+        let list = legacy::fetch_list(&client, "/api/events/", false, &requests).await?;
+        list.items()
+            .map(|item| item_slug(&item))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        options.events.clone()
+    };
+    let mut raws = Vec::new();
+    for slug in &slugs {
+        raws.push(legacy::read_event(&client, slug, &requests).await?);
+    }
+    let access = options.access.clone().unwrap_or_else(|| json!({}));
+    let mut seen_users = BTreeMap::new();
+    let reviewer_codes = access::names_to_codes(&access, &raws)?;
+    let mut events = Vec::new();
+    for raw in &raws {
+        events.push(legacy::map_event(raw, &mut seen_users, &reviewer_codes)?);
+    }
+    let document = access::merge(&access, seen_users, events)?;
+    let dataset = validate::parse_value(&document).map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        SyncError(format!(
+            "the mirrored data does not validate ({} problem(s), paths in the mirrored dataset):\n{}",
+            problems.len(),
+            lines.join("\n")
+        ))
+    })?;
+    store
+        .import(&dataset, None)
+        .await
+        .map_err(|e| SyncError(format!("cannot write the mirror: {e}")))
+}
+
+fn item_slug(item: &legacy::Item) -> Result<String, SyncError> {
+    item.slug()
+}
+
+/// `60s`, `5m`, `1h`, or plain seconds.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len()),
+    );
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("invalid interval {text:?}: use e.g. 60s, 5m, 1h"))?;
+    let seconds = match unit {
+        "" | "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        _ => return Err(format!("invalid interval {text:?}: use e.g. 60s, 5m, 1h")),
+    };
+    if seconds == 0 {
+        return Err("the interval must be at least 1s".into());
+    }
+    Ok(Duration::from_secs(seconds))
+}
+
+pub(crate) type Names = HashMap<String, Vec<String>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals() {
+        assert_eq!(parse_interval("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_interval("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_interval("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_interval("90"), Ok(Duration::from_secs(90)));
+        assert!(parse_interval("0s").is_err());
+        assert!(parse_interval("soon").is_err());
+        assert!(parse_interval("5d").is_err());
+    }
+
+    #[test]
+    fn next_links_go_to_the_configured_upstream() {
+        let client =
+            client::Client::new("http://127.0.0.1:9/", "t", Duration::from_secs(1)).unwrap();
+        assert_eq!(
+            client.url("https://public.example.org/api/events/x/talks/?limit=25&offset=25"),
+            "http://127.0.0.1:9/api/events/x/talks/?limit=25&offset=25"
+        );
+        assert_eq!(client.url("/api/events/"), "http://127.0.0.1:9/api/events/");
+    }
+
+    #[test]
+    fn access_questions_and_submissions_change_only_named_fields() {
+        let events = vec![serde_json::json!({
+            "slug": "Conf",
+            "questions": [{"id": 1, "active": true, "position": 0}],
+            "submissions": [{"code": "ABC", "title": "T", "assigned_reviewers": []}],
+        })
+        .as_object()
+        .unwrap()
+        .clone()];
+        let access = serde_json::json!({"events": [{
+            "slug": "conf",
+            "teams": [],
+            "questions": [{"id": 1, "active": false}],
+            "submissions": [{"code": "ABC", "assigned_reviewers": ["R1"]}],
+        }]});
+        let merged = access::merge(&access, BTreeMap::new(), events).unwrap();
+        let event = &merged["events"][0];
+        assert_eq!(event["slug"], "Conf");
+        assert_eq!(event["teams"], serde_json::json!([]));
+        assert_eq!(
+            event["questions"][0],
+            serde_json::json!({"id": 1, "active": false, "position": 0})
+        );
+        assert_eq!(
+            event["submissions"][0],
+            serde_json::json!({"code": "ABC", "title": "T", "assigned_reviewers": ["R1"]})
+        );
+        let unknown = serde_json::json!({"events": [{"slug": "conf", "questions": [{"id": 2}]}]});
+        let events = vec![serde_json::json!({"slug": "conf", "questions": []})
+            .as_object()
+            .unwrap()
+            .clone()];
+        let err = access::merge(&unknown, BTreeMap::new(), events).unwrap_err();
+        assert_eq!(
+            err.0,
+            "access file: events[0].questions[0].id: no such item upstream"
+        );
+    }
+}
