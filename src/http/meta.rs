@@ -82,10 +82,18 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
                 parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
             }
         }
-        let pagination: &[(&str, &str)] = if endpoint.list { &PAGINATION } else { &[] };
-        for (name, description) in endpoint.params.iter().chain(pagination) {
+        for (name, description) in endpoint.params {
             parameters.push(json!({"name": name, "in": "query", "required": false,
                                    "description": description, "schema": {"type": "string"}}));
+        }
+        if endpoint.list {
+            // The server reads these as non-negative integers (`Params::natural`);
+            // declared so, clients and fuzzers send what it accepts.
+            for (name, description) in PAGINATION {
+                parameters.push(json!({"name": name, "in": "query", "required": false,
+                                       "description": description,
+                                       "schema": {"type": "integer", "minimum": 0}}));
+            }
         }
         let ok_schema = if endpoint.list {
             json!({"$ref": "#/components/schemas/Page"})
@@ -135,4 +143,27 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
         "security": [{}, {"token": []}],
         "paths": paths,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pagination_parameters_are_declared_as_non_negative_integers() {
+        let document = super::super::openapi_document();
+        let parameters =
+            &document["paths"]["/api/events/{event}/submissions/"]["get"]["parameters"];
+        for name in ["page", "page_size", "limit", "offset"] {
+            let parameter = parameters
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap_or_else(|| panic!("{name} is not declared"));
+            assert_eq!(parameter["in"], "query");
+            assert_eq!(
+                parameter["schema"],
+                serde_json::json!({"type": "integer", "minimum": 0})
+            );
+        }
+    }
 }
