@@ -111,6 +111,8 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
                     "401": {"$ref": "#/components/responses/Error"},
                     "403": {"$ref": "#/components/responses/Error"},
                     "404": {"$ref": "#/components/responses/Error"},
+                    // Any request answers 503 while the database is unreachable.
+                    "503": {"$ref": "#/components/responses/Error"},
                 }
             }}),
         );
@@ -150,6 +152,11 @@ mod tests {
     #[test]
     fn pagination_parameters_are_declared_as_non_negative_integers() {
         let document = super::super::openapi_document();
+        assert_eq!(
+            document["paths"]["/api/events/{event}/submissions/"]["get"]["responses"]["503"]
+                ["$ref"],
+            "#/components/responses/Error"
+        );
         let parameters =
             &document["paths"]["/api/events/{event}/submissions/"]["get"]["parameters"];
         for name in ["page", "page_size", "limit", "offset"] {
