@@ -72,6 +72,16 @@ const PAGINATION: [(&str, &str); 4] = [
     ("offset", "Items to skip (limit/offset style)"),
 ];
 
+/// The schema of a filter parameter, as the handlers read it
+/// (`Params::id` and `Params::boolean`); the others are free text.
+fn query_schema(name: &str) -> Value {
+    match name {
+        "question" | "review" => json!({"type": "integer", "minimum": 0}),
+        "is_public" | "is_visible_to_reviewers" | "is_featured" => json!({"type": "boolean"}),
+        _ => json!({"type": "string"}),
+    }
+}
+
 /// Builds the OpenAPI document from the endpoint list.
 pub fn openapi(endpoints: &[Endpoint]) -> Value {
     let mut paths = Map::new();
@@ -84,7 +94,7 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
         }
         for (name, description) in endpoint.params {
             parameters.push(json!({"name": name, "in": "query", "required": false,
-                                   "description": description, "schema": {"type": "string"}}));
+                                   "description": description, "schema": query_schema(name)}));
         }
         if endpoint.list {
             // The server reads these as non-negative integers (`Params::natural`);
@@ -167,6 +177,7 @@ mod tests {
                 .find(|p| p["name"] == name)
                 .unwrap_or_else(|| panic!("{name} is not declared"));
             assert_eq!(parameter["in"], "query");
+            assert_eq!(parameter["required"], false);
             assert_eq!(
                 parameter["schema"],
                 serde_json::json!({"type": "integer", "minimum": 0})
