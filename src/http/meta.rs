@@ -76,8 +76,14 @@ const PAGINATION: [(&str, &str); 4] = [
 /// (`Params::id` and `Params::boolean`); the others are free text.
 fn query_schema(name: &str) -> Value {
     match name {
-        "question" | "review" => json!({"type": "integer", "minimum": 0}),
+        "question" | "review" | "submission_type" => json!({"type": "integer", "minimum": 0}),
         "is_public" | "is_visible_to_reviewers" | "is_featured" => json!({"type": "boolean"}),
+        "target" => json!({"type": "string", "enum": crate::model::QuestionTarget::NAMES}),
+        "variant" => json!({"type": "string", "enum": crate::model::QuestionVariant::NAMES}),
+        "questions" => json!({"type": "string", "pattern": "^(|all|[0-9]+(,[0-9]+)*)$"}),
+        "state" => {
+            json!({"type": "array", "items": {"type": "string", "enum": crate::model::SubmissionState::NAMES}})
+        }
         _ => json!({"type": "string"}),
     }
 }
