@@ -83,6 +83,22 @@ const PAGINATION: [(&str, &str); 4] = [
     ("offset", "Items to skip (limit/offset style)"),
 ];
 
+/// The schema of a filter parameter, as the handlers read it
+/// (`Params::id` and `Params::boolean`); the others are free text.
+fn query_schema(name: &str) -> Value {
+    match name {
+        "question" | "review" | "submission_type" => json!({"type": "integer", "minimum": 0}),
+        "is_public" | "is_visible_to_reviewers" | "is_featured" => json!({"type": "boolean"}),
+        "target" => json!({"type": "string", "enum": crate::model::QuestionTarget::NAMES}),
+        "variant" => json!({"type": "string", "enum": crate::model::QuestionVariant::NAMES}),
+        "questions" => json!({"type": "string", "pattern": "^(|all|[0-9]+(,[0-9]+)*)$"}),
+        "state" => {
+            json!({"type": "array", "items": {"type": "string", "enum": crate::model::SubmissionState::NAMES}})
+        }
+        _ => json!({"type": "string"}),
+    }
+}
+
 /// Builds the OpenAPI document from the endpoint list.
 pub fn openapi(endpoints: &[Endpoint]) -> Value {
     let mut paths = Map::new();
@@ -93,10 +109,18 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
                 parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
             }
         }
-        let pagination: &[(&str, &str)] = if endpoint.list { &PAGINATION } else { &[] };
-        for (name, description) in endpoint.params.iter().chain(pagination) {
+        for (name, description) in endpoint.params {
             parameters.push(json!({"name": name, "in": "query", "required": false,
-                                   "description": description, "schema": {"type": "string"}}));
+                                   "description": description, "schema": query_schema(name)}));
+        }
+        if endpoint.list {
+            // The server reads these as non-negative integers (`Params::natural`);
+            // declared so, clients and fuzzers send what it accepts.
+            for (name, description) in PAGINATION {
+                parameters.push(json!({"name": name, "in": "query", "required": false,
+                                       "description": description,
+                                       "schema": {"type": "integer", "minimum": 0}}));
+            }
         }
         let ok_schema = if endpoint.list {
             json!({"$ref": "#/components/schemas/Page"})
@@ -114,6 +138,8 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
                     "401": {"$ref": "#/components/responses/Error"},
                     "403": {"$ref": "#/components/responses/Error"},
                     "404": {"$ref": "#/components/responses/Error"},
+                    // Any request answers 503 while the database is unreachable.
+                    "503": {"$ref": "#/components/responses/Error"},
                 }
             }}),
         );
@@ -146,4 +172,33 @@ pub fn openapi(endpoints: &[Endpoint]) -> Value {
         "security": [{}, {"token": []}],
         "paths": paths,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pagination_parameters_are_declared_as_non_negative_integers() {
+        let document = super::super::openapi_document();
+        assert_eq!(
+            document["paths"]["/api/events/{event}/submissions/"]["get"]["responses"]["503"]
+                ["$ref"],
+            "#/components/responses/Error"
+        );
+        let parameters =
+            &document["paths"]["/api/events/{event}/submissions/"]["get"]["parameters"];
+        for name in ["page", "page_size", "limit", "offset"] {
+            let parameter = parameters
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap_or_else(|| panic!("{name} is not declared"));
+            assert_eq!(parameter["in"], "query");
+            assert_eq!(parameter["required"], false);
+            assert_eq!(
+                parameter["schema"],
+                serde_json::json!({"type": "integer", "minimum": 0})
+            );
+        }
+    }
 }
