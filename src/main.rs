@@ -173,24 +173,36 @@ fn main() -> ExitCode {
     }
 }
 
-fn init_logging() {
+/// Log filter: `RUST_LOG` when set (full `EnvFilter` syntax, e.g.
+/// `warn,confapi=info`), else `CONFAPI_LOG` (a level), else `info`. sqlx's
+/// routine notices ("relation already exists") are kept at warn and above
+/// unless `RUST_LOG` asks for them.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    use tracing_subscriber::EnvFilter;
+    if let Ok(directives) = std::env::var("RUST_LOG") {
+        if let Ok(filter) = EnvFilter::try_new(&directives) {
+            return filter;
+        }
+        eprintln!("warning: ignoring RUST_LOG={directives:?}: not a valid filter");
+    }
     let level = std::env::var("CONFAPI_LOG")
         .ok()
         .and_then(|l| l.parse::<tracing::Level>().ok())
         .unwrap_or(tracing::Level::INFO);
+    let sqlx = level.min(tracing::Level::WARN);
+    EnvFilter::new(format!("{level},sqlx={sqlx}"))
+}
+
+fn init_logging() {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    // sqlx reports routine notices ("relation already exists") at INFO.
-    let filter = tracing_subscriber::filter::Targets::new()
-        .with_default(level)
-        .with_target("sqlx", level.min(tracing::Level::WARN));
     tracing_subscriber::registry()
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
                 .with_ansi(std::io::stderr().is_terminal()),
         )
-        .with(filter)
+        .with(log_filter())
         .init();
 }
 

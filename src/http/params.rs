@@ -142,15 +142,40 @@ impl Params {
     }
 
     /// `q`: whitespace-separated, lower-cased terms.
-    pub fn search_terms(&self) -> Option<Vec<String>> {
-        let terms: Vec<String> = self
-            .get("q")?
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect();
+    /// `q`: its whitespace-separated terms, lower-cased, each once. A search
+    /// costs about (terms × candidates), so `q` is bounded: at most
+    /// [`MAX_QUERY_CHARS`] characters and [`MAX_QUERY_TERMS`] distinct terms,
+    /// else a 400 naming `q`.
+    pub fn search_terms(&mut self) -> Option<Vec<String>> {
+        let q = self.get("q")?.to_string();
+        if q.chars().count() > MAX_QUERY_CHARS {
+            self.error(
+                "q",
+                format!("Ensure this value has at most {MAX_QUERY_CHARS} characters."),
+            );
+            return None;
+        }
+        let mut terms: Vec<String> = Vec::new();
+        for term in q.split_whitespace().map(str::to_lowercase) {
+            if !terms.contains(&term) {
+                terms.push(term);
+            }
+        }
+        if terms.len() > MAX_QUERY_TERMS {
+            self.error(
+                "q",
+                format!("Use at most {MAX_QUERY_TERMS} different search terms."),
+            );
+            return None;
+        }
         Some(terms)
     }
 }
+
+/// The longest `q` accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 500;
+/// The most distinct terms a `q` may have.
+pub const MAX_QUERY_TERMS: usize = 20;
 
 /// Every term occurs (case-insensitively) in at least one of the texts.
 /// Terms are lower-case already (`search_terms`).

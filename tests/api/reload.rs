@@ -170,3 +170,49 @@ fn a_committed_import_is_served_within_a_second_and_only_changed_events_reload()
         events_before + 1.0
     );
 }
+
+/// The access log follows `RUST_LOG` (EnvFilter syntax) before `CONFAPI_LOG`.
+#[test]
+fn rust_log_decides_what_is_logged() {
+    let db = helpers::TestDatabase::new();
+    let dir = tempfile::tempdir().unwrap();
+    import(&db.url, &helpers::mini(), dir.path(), "mini.json");
+    let run = |rust_log: &str| -> String {
+        let port = free_port();
+        let log = dir.path().join(format!("serve-{port}.log"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_confapi"))
+            .args([
+                "serve",
+                "--db",
+                &db.url,
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+            ])
+            .env("RUST_LOG", rust_log)
+            .env("CONFAPI_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            match reqwest::blocking::get(format!("{base}/api/events/mini/")) {
+                Ok(reply) if reply.status() == 200 => break,
+                _ => assert!(Instant::now() < deadline, "serve did not get ready"),
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        std::fs::read_to_string(&log).unwrap()
+    };
+    let quiet = run("warn");
+    assert!(!quiet.contains(" INFO "), "{quiet}");
+    let chatty = run("warn,confapi::http=info");
+    assert!(
+        chatty.contains("path=/api/events/mini/ status=200"),
+        "{chatty}"
+    );
+    assert!(!chatty.contains("catalog loaded"), "{chatty}");
+}

@@ -276,3 +276,40 @@ async fn malformed_paths_still_get_json_errors() {
         assert!(reply.body["detail"].is_string(), "{path}: {}", reply.text);
     }
 }
+
+/// `q` is bounded (its cost grows with its size): more than 500 characters
+/// or more than 20 distinct terms is a 400 naming `q`, on every searchable
+/// list and for every caller; repeated terms count once.
+#[tokio::test]
+async fn oversized_searches_are_refused_with_a_400() {
+    let server = TestServer::start(&[democon()]).await;
+    let long = "a".repeat(501);
+    let many: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
+    let many = many.join("+");
+    let repeated = vec!["talk"; 60].join("+");
+    for list in ["submissions", "talks", "speakers", "questions", "answers"] {
+        for client in [
+            server.anon(),
+            server.token(tok::ORGA),
+            server.token(tok::REVIEWER),
+        ] {
+            for q in [&long, &many] {
+                let path = format!("/api/events/democon/{list}/?q={q}");
+                helpers::assert_bad_parameters(&client.get(&path).await, &["q"], &path);
+            }
+            let path = format!("/api/events/democon/{list}/?q={repeated}");
+            let reply = client.get(&path).await;
+            assert_eq!(reply.status, 200, "{path}: {}", reply.text);
+            let single = client
+                .get(&format!("/api/events/democon/{list}/?q=talk"))
+                .await;
+            assert_eq!(reply.body["count"], single.body["count"], "{path}");
+        }
+    }
+    // Exactly at the bounds: accepted.
+    let path = format!("/api/events/democon/talks/?q={}", "a".repeat(500));
+    assert_eq!(server.anon().get(&path).await.status, 200);
+    let twenty: Vec<String> = (0..20).map(|i| format!("t{i}")).collect();
+    let path = format!("/api/events/democon/talks/?q={}", twenty.join("+"));
+    assert_eq!(server.anon().get(&path).await.status, 200);
+}
