@@ -110,6 +110,11 @@ enum Command {
         /// (plus the time to load what changed).
         #[arg(long, env = "CONFAPI_POLL_INTERVAL_MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..))]
         poll_interval_ms: u64,
+        /// Memory for rendered answers and the lists' visible sets, in MiB
+        /// (0 turns caching off). Resident memory grows by at most this
+        /// much beyond the data itself.
+        #[arg(long, env = "CONFAPI_CACHE_MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+        cache_mb: u64,
     },
     /// Validate datasets and load them (each event replaces the stored one of the same slug).
     Import {
@@ -245,6 +250,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             demo,
             max_page_size,
             poll_interval_ms,
+            cache_mb,
         } => {
             // Only `--demo` creates a missing database: a typo in --db must
             // not serve an empty one.
@@ -252,17 +258,14 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             if demo {
                 load_demo_if_empty(&*store).await?;
             }
-            let state = AppState {
-                cache: CatalogCache::start(
-                    store,
-                    std::time::Duration::from_millis(poll_interval_ms),
-                ),
-                config: Arc::new(Config {
+            let state = AppState::new(
+                CatalogCache::start(store, std::time::Duration::from_millis(poll_interval_ms)),
+                Config {
                     base_url,
                     max_page_size: max_page_size as usize,
-                }),
-                metrics: Default::default(),
-            };
+                    cache_bytes: cache_mb << 20,
+                },
+            );
             let listener = tokio::net::TcpListener::bind(&listen)
                 .await
                 .map_err(|e| format!("cannot listen on {listen}: {e}"))?;

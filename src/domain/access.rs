@@ -8,11 +8,28 @@ use crate::model::*;
 
 use super::catalog::{AnswerIx, AnswerOwner, EventData, ProfileIx, ReviewIx, SubmissionIx};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     Organiser,
     Reviewer,
     Public,
+}
+
+/// Callers of one class see exactly the same things in an event, so they
+/// may share cached answers and visible sets (the response cache keys on
+/// it). Anyone whose view depends on who they are gets a class of their own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ViewerClass {
+    /// Anonymous callers, and users with no role in the event: the same
+    /// rules apply to both and none depends on the user.
+    Public,
+    /// Organisers who speak in none of the event's submissions (an
+    /// organiser never sees reviews of their own submissions).
+    Organiser,
+    /// Everyone else: reviewers (assignments, own reviews, what they
+    /// wrote) and organisers who are speakers. The role is part of the
+    /// class, so that a user who changes role never meets their old view.
+    Personal { user: String, role: Role },
 }
 
 /// One caller's rights in one event, computed once per request.
@@ -88,6 +105,32 @@ impl<'a> Access<'a> {
             other_reviews,
             own_submissions,
         }
+    }
+
+    /// Who else sees exactly what this caller sees here.
+    pub fn viewer_class(&self) -> ViewerClass {
+        match (self.role, self.user) {
+            (Role::Public, _) | (_, None) => ViewerClass::Public,
+            (Role::Organiser, Some(_)) if self.own_submissions.is_empty() => ViewerClass::Organiser,
+            (role, Some(user)) => ViewerClass::Personal {
+                user: user.code.clone(),
+                role,
+            },
+        }
+    }
+
+    /// How many of the event's question deadlines and freezes have passed:
+    /// the only thing in a rendered answer that changes with the clock
+    /// (`read_only`, `required`), so cached answers key on it.
+    pub fn clock_epoch(&self) -> usize {
+        self.data
+            .event
+            .questions
+            .iter()
+            .flat_map(|q| [q.freeze_after, q.deadline])
+            .flatten()
+            .filter(|&t| t <= self.now)
+            .count()
     }
 
     /// An event is visible when it is public or the caller has a role in it.

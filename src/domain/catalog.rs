@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use chrono_tz::Tz;
 
+use super::search::{LazyIndex, TrigramIndex};
 use crate::model::*;
 
 /// A position in one of an event's lists. Each list has its own type, so a
@@ -428,6 +429,22 @@ pub struct Catalog {
     /// not in `EventData` because names belong to users, which any import
     /// may change without touching the event.
     pub speaker_names_lower: Vec<Vec<String>>,
+    /// Per event (same positions): its search indexes, built on first use.
+    pub search: Vec<EventSearch>,
+}
+
+/// The `q` indexes of one event in one catalog (they read users' names, so
+/// they belong to the catalog, like `speaker_names_lower`). Document ids
+/// are ranks in the list's own order: submissions by code, profiles by
+/// user code, answers by id.
+#[derive(Debug, Default)]
+pub struct EventSearch {
+    /// Title, anonymised title and speaker names of each submission.
+    pub submissions: LazyIndex,
+    /// Name and e-mail of each speaker.
+    pub speakers: LazyIndex,
+    /// The text of each answer.
+    pub answers: LazyIndex,
 }
 
 /// Users by code.
@@ -479,6 +496,7 @@ impl Catalog {
             })
             .collect();
         Catalog {
+            search: events.iter().map(|_| EventSearch::default()).collect(),
             speaker_names_lower,
             version,
             users: users.into_iter().map(|u| (u.code.clone(), u)).collect(),
@@ -500,10 +518,68 @@ impl Catalog {
 
     /// The lower-cased speaker names per submission of an event in this catalog.
     pub fn speaker_names_lower(&self, event: &EventData) -> &[String] {
-        self.events
-            .iter()
-            .position(|e| std::ptr::eq(Arc::as_ptr(e), event))
+        self.position(event)
             .map_or(&[][..], |i| self.speaker_names_lower[i].as_slice())
+    }
+
+    /// The search indexes of an event of this catalog.
+    pub fn search(&self, event: &EventData) -> Option<&EventSearch> {
+        self.position(event).map(|i| &self.search[i])
+    }
+
+    /// The index of an event's submissions (by code): title, anonymised
+    /// title and speaker names.
+    pub fn submission_index(&self, event: &EventData) -> Option<&TrigramIndex> {
+        let position = self.position(event)?;
+        let names = &self.speaker_names_lower[position];
+        Some(self.search[position].submissions.get_or_build(|| {
+            TrigramIndex::build(event.submissions_by_code.iter().map(|&i| {
+                [
+                    Some(event.title_lower[i].as_str()),
+                    event.anonymised_title_lower[i].as_deref(),
+                    names.get(i.get()).map(String::as_str),
+                ]
+                .into_iter()
+                .flatten()
+            }))
+        }))
+    }
+
+    /// The index of an event's speakers (by user code): name and e-mail.
+    pub fn speaker_index(&self, event: &EventData) -> Option<&TrigramIndex> {
+        let position = self.position(event)?;
+        Some(self.search[position].speakers.get_or_build(|| {
+            let texts: Vec<[String; 2]> = event
+                .profiles_by_code
+                .iter()
+                .map(|&p| match self.users.get(&event.event.speakers[p].user) {
+                    Some(user) => [user.name.to_lowercase(), user.email.to_lowercase()],
+                    None => Default::default(),
+                })
+                .collect();
+            TrigramIndex::build(texts.iter().map(|t| t.iter().map(String::as_str)))
+        }))
+    }
+
+    /// The index of an event's answers (by id): their text.
+    pub fn answer_index(&self, event: &EventData) -> Option<&TrigramIndex> {
+        let position = self.position(event)?;
+        Some(self.search[position].answers.get_or_build(|| {
+            let texts: Vec<String> = event
+                .answers_by_id
+                .iter()
+                .map(|&a| event.event.answers[a].answer.to_lowercase())
+                .collect();
+            TrigramIndex::build(texts.iter().map(|t| std::iter::once(t.as_str())))
+        }))
+    }
+
+    /// The event's position in `events`, if it is this catalog's own.
+    fn position(&self, event: &EventData) -> Option<usize> {
+        self.event_lookup
+            .get(&event.event.slug.to_lowercase())
+            .copied()
+            .filter(|&i| std::ptr::eq(Arc::as_ptr(&self.events[i]), event))
     }
 
     pub fn event(&self, slug: &str) -> Option<&Arc<EventData>> {

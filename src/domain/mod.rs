@@ -2,10 +2,14 @@
 //!
 //! - [`catalog`]: the immutable, indexed snapshot requests are served from;
 //! - [`access`]: roles and every visibility rule, in one place;
+//! - [`search`]: the `q` indexes;
+//! - [`visible`]: ordered visible sets per class, kept per data version;
 //! - [`views`]: the JSON object of each resource per role;
 //! - [`time`]: datetime rendering in the event's time zone.
 
 pub mod access;
 pub mod catalog;
+pub mod search;
 pub mod time;
 pub mod views;
+pub mod visible;

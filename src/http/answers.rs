@@ -9,7 +9,7 @@ use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, path_id, Params};
 use super::{json, ApiResult, Endpoint};
-use crate::model::Answer;
+use crate::domain::catalog::AnswerIx;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -55,25 +55,43 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
-    let answers = &ctx.event.event.answers;
-    let items: Vec<&Answer> = access
-        .answer_candidates()
-        .iter()
-        .copied()
-        .filter(|&i| access.sees_answer_at(i))
-        .map(|i| &answers[i])
-        .filter(|a| question.is_none_or(|q| q == a.question))
-        .filter(|a| review.is_none_or(|r| Some(r) == a.review))
-        .filter(|a| same_code(&a.submission, &submission) && same_code(&a.person, &person))
-        .filter(|a| {
-            terms
-                .as_ref()
-                .is_none_or(|t| matches_all_terms(t, std::iter::once(a.answer.as_str())))
-        })
-        .collect();
+    let data = &*ctx.event;
+    let catalog = &ctx.caller.catalog;
+    let filters = format!("{terms:?} {question:?} {review:?} {submission:?} {person:?}");
+    let items = ctx.visible_set(&access, "answers", filters, || {
+        let answers = &data.event.answers;
+        let indexed: Option<Vec<AnswerIx>> = terms.as_ref().and_then(|terms| {
+            let ranks = catalog.answer_index(data)?.candidates(terms)?;
+            Some(
+                ranks
+                    .into_iter()
+                    .map(|r| data.answers_by_id[r as usize])
+                    .collect(),
+            )
+        });
+        indexed
+            .as_deref()
+            .unwrap_or_else(|| access.answer_candidates())
+            .iter()
+            .copied()
+            .filter(|&i| access.sees_answer_at(i))
+            .filter(|&i| {
+                let a = &answers[i];
+                question.is_none_or(|q| q == a.question)
+                    && review.is_none_or(|r| Some(r) == a.review)
+                    && same_code(&a.submission, &submission)
+                    && same_code(&a.person, &person)
+                    && terms
+                        .as_ref()
+                        .is_none_or(|t| matches_all_terms(t, std::iter::once(a.answer.as_str())))
+            })
+            .collect()
+    });
     let renderer = ctx.renderer(&access);
-    ctx.caller
-        .page(&params, pagination, &items, |a| renderer.answer(a, false))
+    let answers = &data.event.answers;
+    ctx.caller.page(&params, pagination, &items, |&i| {
+        renderer.answer(&answers[i], false)
+    })
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {

@@ -15,6 +15,7 @@ use super::AppState;
 use crate::domain::access::Access;
 use crate::domain::catalog::{Catalog, EventData};
 use crate::domain::views::Renderer;
+use crate::domain::visible::{SetKey, VisibleSets};
 use crate::model::{Timestamp, User};
 
 /// The authenticated caller and the catalog the request is served from.
@@ -55,7 +56,7 @@ impl FromRequestParts<AppState> for Caller {
 }
 
 /// The `{event}` segment of `/api/events/{event}/…`, percent-decoded.
-fn event_slug(uri: &Uri) -> Option<String> {
+pub(super) fn event_slug(uri: &Uri) -> Option<String> {
     let mut segments = uri.path().split('/').filter(|s| !s.is_empty());
     if segments.next() != Some("api") || segments.next() != Some("events") {
         return None;
@@ -73,6 +74,7 @@ pub struct EventContext {
     pub caller: Caller,
     pub event: Arc<EventData>,
     pub max_page_size: usize,
+    visible: Arc<VisibleSets>,
 }
 
 impl FromRequestParts<AppState> for EventContext {
@@ -89,6 +91,7 @@ impl FromRequestParts<AppState> for EventContext {
             caller,
             event,
             max_page_size: state.config.max_page_size,
+            visible: state.visible.clone(),
         })
     }
 }
@@ -116,6 +119,27 @@ impl EventContext {
             access,
             users: &self.caller.catalog.users,
         }
+    }
+
+    /// The list's items that `access` may see, in list order, after
+    /// `filters` (their canonical form, which `compute` must apply): kept
+    /// per data version and visibility class, so that every page after the
+    /// first of a class is a slice.
+    pub fn visible_set<I: Send + Sync + 'static>(
+        &self,
+        access: &Access,
+        list: &'static str,
+        filters: String,
+        compute: impl FnOnce() -> Vec<I>,
+    ) -> Arc<Vec<I>> {
+        let key = SetKey {
+            version: self.caller.catalog.version.clone(),
+            event: self.event.event.slug.to_lowercase(),
+            class: access.viewer_class(),
+            list,
+            filters,
+        };
+        self.visible.get_or_compute(key, compute)
     }
 
     pub fn pagination(&self, params: &mut Params, default_size: usize) -> Pagination {

@@ -40,7 +40,12 @@ impl Metrics {
             .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
     }
 
-    fn text(&self, generation: i64, cache: &crate::cache::CatalogCache) -> String {
+    fn text(
+        &self,
+        generation: i64,
+        cache: &crate::cache::CatalogCache,
+        responses: &super::response_cache::ResponseCache,
+    ) -> String {
         let mut out = String::new();
         out.push_str("# HELP confapi_requests_total HTTP requests answered, by status class.\n");
         out.push_str("# TYPE confapi_requests_total counter\n");
@@ -94,7 +99,19 @@ impl Metrics {
                 &stats.poll_failures,
             ),
         ];
-        for (name, help, counter) in counters {
+        let response_counters = [
+            (
+                "confapi_response_cache_hits_total",
+                "Answers sent from the response cache.",
+                &responses.hits,
+            ),
+            (
+                "confapi_response_cache_misses_total",
+                "Cacheable answers that had to be rendered.",
+                &responses.misses,
+            ),
+        ];
+        for (name, help, counter) in counters.into_iter().chain(response_counters) {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
             let _ = writeln!(out, "{name} {}", counter.load(Ordering::Relaxed));
         }
@@ -104,6 +121,15 @@ impl Metrics {
             out,
             "confapi_last_reload_seconds {}",
             stats.last_reload_micros.load(Ordering::Relaxed) as f64 / 1e6
+        );
+        out.push_str(
+            "# HELP confapi_response_cache_bytes Memory held by cached answers (weighted).\n",
+        );
+        out.push_str("# TYPE confapi_response_cache_bytes gauge\n");
+        let _ = writeln!(
+            out,
+            "confapi_response_cache_bytes {}",
+            responses.weighted_size()
         );
         if let Some(age) = cache.snapshot_age() {
             out.push_str(
@@ -118,7 +144,10 @@ impl Metrics {
 
 pub async fn render(State(state): State<AppState>) -> Response {
     let generation = state.cache.cached_generation();
-    let mut response = state.metrics.text(generation, &state.cache).into_response();
+    let mut response = state
+        .metrics
+        .text(generation, &state.cache, &state.responses)
+        .into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),

@@ -14,6 +14,7 @@ mod metrics;
 pub mod pagination;
 pub mod params;
 mod questions;
+pub mod response_cache;
 mod reviews;
 mod rooms;
 mod speakers;
@@ -31,6 +32,7 @@ use axum::Router;
 use serde::Serialize;
 
 use crate::cache::CatalogCache;
+use crate::domain::visible::VisibleSets;
 
 pub use context::{Caller, EventContext};
 
@@ -41,6 +43,9 @@ pub struct Config {
     /// from each request's Host.
     pub base_url: Option<String>,
     pub max_page_size: usize,
+    /// Memory for rendered answers and visible sets, in bytes (0: none
+    /// kept; every request renders).
+    pub cache_bytes: u64,
 }
 
 impl Default for Config {
@@ -48,6 +53,7 @@ impl Default for Config {
         Config {
             base_url: None,
             max_page_size: 1000,
+            cache_bytes: 256 << 20,
         }
     }
 }
@@ -57,6 +63,26 @@ pub struct AppState {
     pub cache: Arc<CatalogCache>,
     pub config: Arc<Config>,
     pub metrics: Arc<metrics::Metrics>,
+    /// Rendered answers by data version, visibility class and request.
+    pub responses: Arc<response_cache::ResponseCache>,
+    /// Ordered visible sets of the lists, by data version and class.
+    pub visible: Arc<VisibleSets>,
+}
+
+impl AppState {
+    pub fn new(cache: Arc<CatalogCache>, config: Config) -> Self {
+        // Rendered answers get three quarters: they are what most requests hit.
+        let sets_bytes = config.cache_bytes / 4;
+        AppState {
+            cache,
+            responses: Arc::new(response_cache::ResponseCache::new(
+                config.cache_bytes - sets_bytes,
+            )),
+            visible: Arc::new(VisibleSets::new(sets_bytes)),
+            config: Arc::new(config),
+            metrics: Default::default(),
+        }
+    }
 }
 
 /// One documented endpoint.

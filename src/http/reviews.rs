@@ -8,7 +8,6 @@ use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{path_id, Params};
 use super::{json, ApiResult, Endpoint};
-use crate::model::Review;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -35,22 +34,23 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     params.check()?;
     let access = ctx.access();
     let reviews = &ctx.event.event.reviews;
-    let items: Vec<&Review> = ctx
-        .event
-        .reviews_ordered
-        .iter()
-        .copied()
-        .filter(|&i| {
-            submission
-                .as_ref()
-                .is_none_or(|code| reviews[i].submission.to_lowercase() == *code)
-        })
-        .filter(|&i| access.sees_review_at(i))
-        .map(|i| &reviews[i])
-        .collect();
+    let items = ctx.visible_set(&access, "reviews", format!("{submission:?}"), || {
+        ctx.event
+            .reviews_ordered
+            .iter()
+            .copied()
+            .filter(|&i| {
+                submission
+                    .as_ref()
+                    .is_none_or(|code| reviews[i].submission.to_lowercase() == *code)
+            })
+            .filter(|&i| access.sees_review_at(i))
+            .collect()
+    });
     let renderer = ctx.renderer(&access);
-    ctx.caller
-        .page(&params, pagination, &items, |r| renderer.review(r))
+    ctx.caller.page(&params, pagination, &items, |&i| {
+        renderer.review(&reviews[i])
+    })
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {

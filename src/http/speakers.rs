@@ -48,23 +48,35 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
-    let users = &ctx.caller.catalog.users;
-    let profiles = &ctx.event.event.speakers;
-    let items: Vec<ProfileIx> = access
-        .speaker_candidates()
-        .iter()
-        .copied()
-        .filter(|&p| access.sees_speaker_at(p))
-        .filter(|&p| match (&terms, users.get(&profiles[p].user)) {
-            (None, _) => true,
-            (Some(terms), Some(user)) => {
-                // Only organisers may search by e-mail.
-                let email = (access.role == Role::Organiser).then_some(user.email.as_str());
-                matches_all_terms(terms, std::iter::once(user.name.as_str()).chain(email))
-            }
-            (Some(_), None) => false,
-        })
-        .collect();
+    let data = &*ctx.event;
+    let catalog = &ctx.caller.catalog;
+    let items = ctx.visible_set(&access, "speakers", format!("{terms:?}"), || {
+        let profiles = &data.event.speakers;
+        let indexed: Option<Vec<ProfileIx>> = terms.as_ref().and_then(|terms| {
+            let ranks = catalog.speaker_index(data)?.candidates(terms)?;
+            Some(
+                ranks
+                    .into_iter()
+                    .map(|r| data.profiles_by_code[r as usize])
+                    .collect(),
+            )
+        });
+        indexed
+            .as_deref()
+            .unwrap_or_else(|| access.speaker_candidates())
+            .iter()
+            .copied()
+            .filter(|&p| access.sees_speaker_at(p))
+            .filter(|&p| match (&terms, catalog.users.get(&profiles[p].user)) {
+                (None, _) => true,
+                (Some(terms), Some(user)) => {
+                    let email = (access.role == Role::Organiser).then_some(user.email.as_str());
+                    matches_all_terms(terms, std::iter::once(user.name.as_str()).chain(email))
+                }
+                (Some(_), None) => false,
+            })
+            .collect()
+    });
     let renderer = ctx.renderer(&access);
     ctx.caller.page(&params, pagination, &items, |p| {
         renderer.speaker(*p, &selector)

@@ -11,7 +11,7 @@ use super::params::{digits_id, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Access;
 use crate::domain::catalog::SubmissionIx;
-use crate::model::{Submission, SubmissionState};
+use crate::model::SubmissionState;
 
 const LIST_PARAMS: &[(&str, &str)] = &[
     (
@@ -40,6 +40,15 @@ const DETAIL_PARAMS: &[(&str, &str)] = &[
 enum Kind {
     Submissions,
     Talks,
+}
+
+impl Kind {
+    fn list(self) -> &'static str {
+        match self {
+            Kind::Submissions => "submissions",
+            Kind::Talks => "talks",
+        }
+    }
 }
 
 pub fn endpoints() -> Vec<Endpoint> {
@@ -80,6 +89,7 @@ fn in_set(access: &Access, i: SubmissionIx, kind: Kind) -> bool {
     access.sees_submission_at(i) && (kind == Kind::Submissions || access.data.is_talk[i])
 }
 
+#[derive(Debug)]
 struct Filters {
     terms: Option<Vec<String>>,
     states: Vec<SubmissionState>,
@@ -190,18 +200,38 @@ async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
     let anon = params.get("anon").is_some();
 
     let access = ctx.access();
-    let names_lower = ctx.caller.catalog.speaker_names_lower(&ctx.event);
-    let subs = &ctx.event.event.submissions;
-    let items: Vec<&Submission> = access
-        .submission_candidates(kind == Kind::Talks)
-        .iter()
-        .copied()
-        .filter(|&i| in_set(&access, i, kind) && filters.matches(&access, names_lower, i, anon))
-        .map(|i| &subs[i])
-        .collect();
+    let data = &*ctx.event;
+    let catalog = &ctx.caller.catalog;
+    let items = ctx.visible_set(
+        &access,
+        kind.list(),
+        format!("{filters:?} anon={anon}"),
+        || {
+            let names_lower = catalog.speaker_names_lower(data);
+            let indexed: Option<Vec<SubmissionIx>> = filters.terms.as_ref().and_then(|terms| {
+                let ranks = catalog.submission_index(data)?.candidates(terms)?;
+                Some(
+                    ranks
+                        .into_iter()
+                        .map(|r| data.submissions_by_code[r as usize])
+                        .collect(),
+                )
+            });
+            indexed
+                .as_deref()
+                .unwrap_or_else(|| access.submission_candidates(kind == Kind::Talks))
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    in_set(&access, i, kind) && filters.matches(&access, names_lower, i, anon)
+                })
+                .collect()
+        },
+    );
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |s| {
-        renderer.submission(s, anon, &selector)
+    let subs = &data.event.submissions;
+    ctx.caller.page(&params, pagination, &items, |&i| {
+        renderer.submission(&subs[i], anon, &selector)
     })
 }
 

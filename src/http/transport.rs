@@ -11,10 +11,17 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::context::Caller;
+use std::sync::Arc;
+
+use axum::http::Uri;
+
+use super::context::{event_slug, Caller};
 use super::error::ApiError;
+use super::response_cache::{Rendered, ResponseKey, Revalidation};
 use super::AppState;
+use crate::domain::access::{Access, Role, ViewerClass};
 use crate::domain::catalog::Catalog;
+use crate::model::Timestamp;
 
 pub async fn transport(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let started = Instant::now();
@@ -26,7 +33,7 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     let headers = response.headers_mut();
     headers.insert(
         header::VARY,
-        HeaderValue::from_static("Accept, Authorization"),
+        HeaderValue::from_static("Accept, Accept-Encoding, Authorization"),
     );
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
@@ -96,28 +103,110 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     }
     let base_url = base_url(state, request.headers());
     let link_base = format!("{base_url}{}", request.uri().path());
+    let now = chrono::Utc::now();
+    let key = response_key(
+        &catalog,
+        user_code.as_deref(),
+        request.uri(),
+        &base_url,
+        now,
+    );
+    let revalidation = Revalidation::of(request.headers());
+    if let Some(hit) = key.as_ref().and_then(|key| state.responses.get(key)) {
+        return without_body_for_head(&method, hit.respond(&revalidation));
+    }
     request.extensions_mut().insert(Caller {
         catalog,
         user_code,
-        now: chrono::Utc::now(),
+        now,
         base_url,
         link_base,
     });
     // HEAD runs the GET handler, so status and headers (ETag included) match.
     *request.method_mut() = Method::GET;
-    let if_none_match = request.headers().get(header::IF_NONE_MATCH).cloned();
 
     let response = next.run(request).await;
     let response = if response.status() == StatusCode::OK {
-        with_etag(response, if_none_match).await
+        match rendered(response).await {
+            Ok(rendered) => {
+                let rendered = Arc::new(rendered);
+                if let Some(key) = key {
+                    state.responses.insert(key, rendered.clone());
+                }
+                rendered.respond(&revalidation)
+            }
+            Err(err) => err.into_response(),
+        }
     } else {
         as_json_error(response).await
     };
+    without_body_for_head(&method, response)
+}
+
+fn without_body_for_head(method: &Method, response: Response) -> Response {
     if method == Method::HEAD {
         let (parts, _) = response.into_parts();
         return Response::from_parts(parts, Body::empty());
     }
     response
+}
+
+/// What the answer to a request depends on, for the response cache; None
+/// for requests into an event that does not exist or that the caller may
+/// not see (their errors are cheap, and not worth an entry).
+fn response_key(
+    catalog: &Catalog,
+    user_code: Option<&str>,
+    uri: &Uri,
+    base_url: &str,
+    now: Timestamp,
+) -> Option<ResponseKey> {
+    let user = user_code.and_then(|code| catalog.user(code));
+    let (class, clock_epoch) = match event_slug(uri) {
+        Some(slug) => {
+            let event = catalog.event(&slug)?;
+            let access = Access::new(event, user, now);
+            if !access.event_visible() {
+                return None;
+            }
+            (access.viewer_class(), access.clock_epoch())
+        }
+        // Outside events only the list of events depends on the caller:
+        // a signed-in caller's list is their own.
+        None => match user {
+            None => (ViewerClass::Public, 0),
+            Some(user) => (
+                ViewerClass::Personal {
+                    user: user.code.clone(),
+                    role: Role::Public,
+                },
+                0,
+            ),
+        },
+    };
+    Some(ResponseKey {
+        version: catalog.version.clone(),
+        class,
+        clock_epoch,
+        base_url: base_url.to_string(),
+        target: uri
+            .path_and_query()
+            .map_or_else(|| uri.path().to_string(), |pq| pq.as_str().to_string()),
+    })
+}
+
+/// A handler's `200` answer, read whole, ready to be sent in any encoding.
+async fn rendered(response: Response) -> Result<Rendered, ApiError> {
+    let (parts, body) = response.into_parts();
+    let bytes: Bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .map_err(|err| ApiError::Internal(format!("reading a response body: {err}")))?;
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .cloned()
+        .unwrap_or_else(|| HeaderValue::from_static("application/json"));
+    Ok(Rendered::new(content_type, bytes))
 }
 
 /// `Token <key>`, `Bearer <key>` (keyword in any case) or a bare key.
@@ -187,34 +276,4 @@ async fn as_json_error(response: Response) -> Response {
     parts.headers.remove(header::CONTENT_LENGTH);
     let body = super::json_bytes(&serde_json::json!({ "detail": detail }));
     Response::from_parts(parts, Body::from(body))
-}
-
-/// A strong ETag from the body; a matching `If-None-Match` gives 304.
-async fn with_etag(response: Response, if_none_match: Option<HeaderValue>) -> Response {
-    let (mut parts, body) = response.into_parts();
-    let bytes: Bytes = match axum::body::to_bytes(body, usize::MAX).await {
-        Ok(bytes) => bytes,
-        Err(err) => {
-            return ApiError::Internal(format!("reading a response body: {err}")).into_response()
-        }
-    };
-    let etag = format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(&bytes));
-    let matches = if_none_match
-        .as_ref()
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .map(|tag| tag.trim().trim_start_matches("W/"))
-                .any(|tag| tag == etag || tag == "*")
-        });
-    parts.headers.insert(
-        header::ETAG,
-        HeaderValue::from_str(&etag).expect("hex in quotes is a valid header value"),
-    );
-    if matches {
-        parts.status = StatusCode::NOT_MODIFIED;
-        parts.headers.remove(header::CONTENT_LENGTH);
-        return Response::from_parts(parts, Body::empty());
-    }
-    Response::from_parts(parts, Body::from(bytes))
 }

@@ -95,7 +95,7 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 /// Which state of which database: a database replaced by another (a new
 /// SQLite file, a restored PostgreSQL) has another identity, even where the
 /// generation happens to be the same.
-#[derive(Debug, Clone, PartialEq, Eq, Default, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, sqlx::FromRow)]
 pub struct DataVersion {
     pub identity: String,
     pub generation: i64,

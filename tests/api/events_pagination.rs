@@ -271,7 +271,7 @@ fn assert_detail(reply: &helpers::Reply, status: u16, context: &str) -> Value {
     );
     assert_eq!(
         reply.header("vary"),
-        Some("Accept, Authorization"),
+        Some("Accept, Accept-Encoding, Authorization"),
         "{context}"
     );
     reply.body.clone()
@@ -1356,12 +1356,18 @@ async fn errors_are_json_with_vary() {
     let anon = server.anon();
     let list = anon.get("/api/events/").await;
     assert_eq!(list.status, 200);
-    assert_eq!(list.header("vary"), Some("Accept, Authorization"));
+    assert_eq!(
+        list.header("vary"),
+        Some("Accept, Accept-Encoding, Authorization")
+    );
     assert_eq!(list.header("content-type"), Some("application/json"));
 
     let bad = anon.get("/api/events/?limit=abc").await;
     assert_bad_parameters(&bad, &["limit"], "400");
-    assert_eq!(bad.header("vary"), Some("Accept, Authorization"));
+    assert_eq!(
+        bad.header("vary"),
+        Some("Accept, Accept-Encoding, Authorization")
+    );
 
     assert_detail(&anon.get("/api/events/closed/").await, 403, "403");
     assert_detail(
@@ -1371,7 +1377,10 @@ async fn errors_are_json_with_vary() {
     );
     let invalid_page = anon.get("/api/events/?page=9").await;
     assert_invalid_page(&invalid_page, "404 invalid page");
-    assert_eq!(invalid_page.header("vary"), Some("Accept, Authorization"));
+    assert_eq!(
+        invalid_page.header("vary"),
+        Some("Accept, Accept-Encoding, Authorization")
+    );
     assert_detail(&anon.get("/api/eventz/").await, 404, "404 unknown path");
     assert_detail(
         &anon.get("/api/events/open/nope/").await,

@@ -8,6 +8,7 @@
 
 mod helpers;
 
+mod caching;
 mod cli;
 mod events_pagination;
 mod import_fuzz;

@@ -70,11 +70,7 @@ async fn requests_never_query_the_database() {
     // No background poll here: the test decides when storage is asked.
     let cache = Arc::new(CatalogCache::new(store));
     cache.refresh().await.unwrap();
-    let state = AppState {
-        cache: cache.clone(),
-        config: Arc::new(Config::default()),
-        metrics: Default::default(),
-    };
+    let state = AppState::new(cache.clone(), Config::default());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(confapi::http::serve(listener, state));

@@ -33,7 +33,7 @@ async fn every_response_carries_the_common_headers() {
         );
         assert_eq!(
             reply.header("vary"),
-            Some("Accept, Authorization"),
+            Some("Accept, Accept-Encoding, Authorization"),
             "{path}"
         );
         assert_eq!(

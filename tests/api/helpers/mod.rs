@@ -167,13 +167,12 @@ impl TestServer {
     }
 
     async fn serve(store: Arc<dyn Store>, db: TestDatabase, config: Config) -> Self {
-        let state = AppState {
-            // A short poll, so that tests that change the database behind
-            // the server's back see it soon; `import` refreshes at once.
-            cache: CatalogCache::start(store.clone(), std::time::Duration::from_millis(50)),
-            config: Arc::new(config),
-            metrics: Default::default(),
-        };
+        // A short poll, so that tests that change the database behind
+        // the server's back see it soon; `import` refreshes at once.
+        let state = AppState::new(
+            CatalogCache::start(store.clone(), std::time::Duration::from_millis(50)),
+            config,
+        );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
