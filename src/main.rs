@@ -27,6 +27,27 @@ use confapi::storage;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Log lines as text or as one JSON object per line.
+    #[arg(long, global = true, env = "CONFAPI_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// Log level (error, warn, info, debug, trace) or a full filter
+    /// (`warn,confapi::http=info`); wins over RUST_LOG and CONFAPI_LOG.
+    #[arg(long, global = true)]
+    log_level: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(value)
+        .map_err(|_| format!("{text:?} is not a number of seconds"))
 }
 
 const DEFAULT_DB: &str = "sqlite://confapi.db";
@@ -115,6 +136,30 @@ enum Command {
         /// much beyond the data itself.
         #[arg(long, env = "CONFAPI_CACHE_MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
         cache_mb: u64,
+        /// A client must send a whole request head within this many
+        /// milliseconds (counted from the connection's start, or from the
+        /// previous answer on a keep-alive connection: also the idle timeout).
+        #[arg(long, env = "CONFAPI_HEADER_READ_TIMEOUT_MS", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+        header_read_timeout_ms: u64,
+        /// A request whose handler takes longer answers 503, in milliseconds.
+        #[arg(long, env = "CONFAPI_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
+        request_timeout_ms: u64,
+        /// Connections served at once; more are answered 503 and closed
+        /// (default: the open-file limit less 384).
+        #[arg(long, env = "CONFAPI_MAX_CONNECTIONS", value_parser = clap::value_parser!(u64).range(1..))]
+        max_connections: Option<u64>,
+        /// Requests per second allowed per token, or per client address for
+        /// anonymous callers; more answer 429 (default: no limit).
+        #[arg(long, env = "CONFAPI_RATE_LIMIT")]
+        rate_limit: Option<std::num::NonZeroU32>,
+        /// After SIGTERM, seconds during which new requests are still served
+        /// (with `Connection: close`) while /readyz answers 503.
+        #[arg(long, env = "CONFAPI_DRAIN_SECONDS", default_value = "5", value_parser = seconds)]
+        drain_seconds: std::time::Duration,
+        /// After SIGTERM, seconds within which the process exits, whatever
+        /// the clients do (includes the drain).
+        #[arg(long, env = "CONFAPI_SHUTDOWN_TIMEOUT", default_value = "15", value_parser = seconds)]
+        shutdown_timeout: std::time::Duration,
     },
     /// Validate datasets and load them (each event replaces the stored one of the same slug).
     Import {
@@ -158,7 +203,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
+    // Lines are written by a background thread; the guard flushes what is
+    // queued when `main` returns.
+    let _log_guard = init_logging(cli.log_format, cli.log_level.as_deref());
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -169,7 +216,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli.command)) {
+    let result = runtime.block_on(run(cli.command));
+    // Work still running in the background (a catalog being rebuilt after
+    // the server stopped) must not delay the exit past --shutdown-timeout.
+    runtime.shutdown_background();
+    match result {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -178,17 +229,28 @@ fn main() -> ExitCode {
     }
 }
 
-/// Log filter: `RUST_LOG` when set (full `EnvFilter` syntax, e.g.
-/// `warn,confapi=info`), else `CONFAPI_LOG` (a level), else `info`. sqlx's
-/// routine notices ("relation already exists") are kept at warn and above
-/// unless `RUST_LOG` asks for them.
-fn log_filter() -> tracing_subscriber::EnvFilter {
+/// Log filter: `--log-level` when given, else `RUST_LOG` when set (full
+/// `EnvFilter` syntax, e.g. `warn,confapi=info`), else `CONFAPI_LOG` (a
+/// level), else `info`. sqlx's routine notices ("relation already exists")
+/// are kept at warn and above unless a full filter asks for them.
+fn log_filter(flag: Option<&str>) -> tracing_subscriber::EnvFilter {
     use tracing_subscriber::EnvFilter;
-    if let Ok(directives) = std::env::var("RUST_LOG") {
+    for (name, directives) in [
+        ("--log-level", flag.map(str::to_string)),
+        ("RUST_LOG", std::env::var("RUST_LOG").ok()),
+    ] {
+        let Some(directives) = directives else {
+            continue;
+        };
+        let bare_level = directives.parse::<tracing::Level>().ok();
+        if let Some(level) = bare_level.filter(|_| name == "--log-level") {
+            let sqlx = level.min(tracing::Level::WARN);
+            return EnvFilter::new(format!("{level},sqlx={sqlx}"));
+        }
         if let Ok(filter) = EnvFilter::try_new(&directives) {
             return filter;
         }
-        eprintln!("warning: ignoring RUST_LOG={directives:?}: not a valid filter");
+        eprintln!("warning: ignoring {name}={directives:?}: not a valid filter");
     }
     let level = std::env::var("CONFAPI_LOG")
         .ok()
@@ -198,17 +260,36 @@ fn log_filter() -> tracing_subscriber::EnvFilter {
     EnvFilter::new(format!("{level},sqlx={sqlx}"))
 }
 
-fn init_logging() {
+/// Logs to stderr through a non-blocking writer: a request never waits
+/// for the terminal or the log collector. If the writer falls more than
+/// 128,000 lines behind, further lines are dropped rather than slowing
+/// requests down.
+fn init_logging(
+    format: LogFormat,
+    level: Option<&str>,
+) -> tracing_appender::non_blocking::WorkerGuard {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    tracing_subscriber::registry()
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_ansi(std::io::stderr().is_terminal()),
-        )
-        .with(log_filter())
-        .init();
+    let (writer, guard) = tracing_appender::non_blocking(std::io::stderr());
+    let registry = tracing_subscriber::registry().with(log_filter(level));
+    match format {
+        LogFormat::Text => registry
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(writer)
+                    .with_ansi(std::io::stderr().is_terminal()),
+            )
+            .init(),
+        LogFormat::Json => registry
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .json()
+                    .flatten_event(true)
+                    .with_writer(writer),
+            )
+            .init(),
+    }
+    guard
 }
 
 async fn run(command: Command) -> Result<ExitCode, String> {
@@ -251,7 +332,20 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             max_page_size,
             poll_interval_ms,
             cache_mb,
+            header_read_timeout_ms,
+            request_timeout_ms,
+            max_connections,
+            rate_limit,
+            drain_seconds,
+            shutdown_timeout,
         } => {
+            if drain_seconds > shutdown_timeout {
+                return Err(format!(
+                    "--drain-seconds ({}) must not exceed --shutdown-timeout ({})",
+                    drain_seconds.as_secs_f64(),
+                    shutdown_timeout.as_secs_f64()
+                ));
+            }
             // Only `--demo` creates a missing database: a typo in --db must
             // not serve an empty one.
             let store = db.open(demo).await?;
@@ -264,15 +358,24 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     base_url,
                     max_page_size: max_page_size as usize,
                     cache_bytes: cache_mb << 20,
+                    rate_limit,
+                    request_timeout: std::time::Duration::from_millis(request_timeout_ms),
                 },
             );
+            let options = http::server::ServeOptions {
+                header_read_timeout: std::time::Duration::from_millis(header_read_timeout_ms),
+                max_connections: max_connections
+                    .map_or_else(http::server::default_max_connections, |n| n as usize),
+                drain: drain_seconds,
+                shutdown_timeout,
+            };
             let listener = tokio::net::TcpListener::bind(&listen)
                 .await
                 .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map_err(|e| e.to_string())?;
-            tracing::info!(%address, db = %db.db, "confapi serving");
+            tracing::info!(%address, max_connections = options.max_connections, "confapi serving");
             eprintln!("confapi listening on http://{address}/api/events/");
-            http::serve(listener, state)
+            http::server::serve_with(listener, state, options, http::server::shutdown_signal())
                 .await
                 .map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -25,6 +25,25 @@ pub enum ApiError {
     /// The database is unreachable; retrying later may work.
     Unavailable(String),
     Internal(String),
+    /// A request hyper could not parse (a raw space or `<` in the target, a
+    /// bad header line); written by `server::JsonParseErrors`.
+    MalformedRequest,
+    /// A request target longer than hyper's limit (64 KiB).
+    UriTooLong,
+    /// Request headers over hyper's limits (about 400 KB, or 100 headers).
+    HeadersTooLarge,
+    /// A request body announced larger than any endpoint takes.
+    PayloadTooLarge,
+    /// Over `--rate-limit`; the caller may retry after this many seconds.
+    Throttled {
+        retry_after_secs: u64,
+    },
+    /// The request ran longer than `--request-timeout-ms`.
+    Timeout,
+    /// More connections than `--max-connections`.
+    TooManyConnections,
+    /// Draining after SIGTERM: `/readyz` says so.
+    ShuttingDown,
 }
 
 impl From<StoreError> for ApiError {
@@ -46,6 +65,14 @@ impl ApiError {
             ApiError::BadParameters(_) => StatusCode::BAD_REQUEST,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::MalformedRequest => StatusCode::BAD_REQUEST,
+            ApiError::UriTooLong => StatusCode::URI_TOO_LONG,
+            ApiError::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Timeout | ApiError::TooManyConnections | ApiError::ShuttingDown => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -65,21 +92,27 @@ impl ApiError {
                 json!({"detail": "The service is temporarily unavailable, please retry."})
             }
             ApiError::Internal(_) => json!({"detail": "Internal server error."}),
+            ApiError::MalformedRequest => json!({"detail": "Malformed request."}),
+            ApiError::UriTooLong => json!({"detail": "Request URI too long."}),
+            ApiError::HeadersTooLarge => json!({"detail": "Request headers too large."}),
+            ApiError::PayloadTooLarge => json!({"detail": "Request body too large."}),
+            // Django REST framework's wording, which pretalx clients know.
+            ApiError::Throttled { retry_after_secs } => json!({"detail": format!(
+                "Request was throttled. Expected available in {retry_after_secs} second{}.",
+                if *retry_after_secs == 1 { "" } else { "s" }
+            )}),
+            ApiError::Timeout => json!({"detail": "The request took too long."}),
+            ApiError::TooManyConnections => {
+                json!({"detail": "Too many connections, please retry."})
+            }
+            ApiError::ShuttingDown => json!({"detail": "Shutting down."}),
         }
     }
-}
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        match &self {
-            ApiError::Internal(m) => tracing::error!(error = %m, "internal error"),
-            // Not ready yet, or the database is gone: an operating state that
-            // the poller logs once, not a fault per request.
-            ApiError::Unavailable(m) => tracing::debug!(error = %m, "unavailable"),
-            _ => {}
-        }
-        let mut response = (self.status(), super::json_bytes(&self.body())).into_response();
-        let headers = response.headers_mut();
+    /// Status, headers and body: what `into_response` sends, also written
+    /// raw by the server where no handler runs (`to_http1`).
+    fn parts(&self) -> (StatusCode, HeaderMap, Vec<u8>) {
+        let mut headers = HeaderMap::new();
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
@@ -94,10 +127,66 @@ impl IntoResponse for ApiError {
                     HeaderValue::from_static("GET, HEAD, OPTIONS"),
                 );
             }
-            ApiError::Unavailable(_) => {
+            ApiError::Unavailable(_) | ApiError::TooManyConnections => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
+            ApiError::Throttled { retry_after_secs } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+            }
             _ => {}
+        }
+        (self.status(), headers, super::json_bytes(&self.body()))
+    }
+
+    /// The whole HTTP/1.1 response, for errors written where no handler
+    /// runs (hyper's parse errors, connections over the limit). It closes
+    /// the connection, and carries the headers every answer has
+    /// (`transport`), with `date` when one is given.
+    pub fn to_http1(&self, date: Option<&[u8]>) -> Vec<u8> {
+        let (status, headers, body) = self.parts();
+        let mut out = format!(
+            "HTTP/1.1 {} {}\r\n",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("Error")
+        )
+        .into_bytes();
+        let mut line = |name: &[u8], value: &[u8]| {
+            out.extend_from_slice(name);
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(value);
+            out.extend_from_slice(b"\r\n");
+        };
+        for (name, value) in &headers {
+            line(name.as_str().as_bytes(), value.as_bytes());
+        }
+        line(b"vary", super::transport::VARY.as_bytes());
+        line(b"access-control-allow-origin", b"*");
+        line(b"connection", b"close");
+        line(b"content-length", body.len().to_string().as_bytes());
+        if let Some(date) = date {
+            line(b"date", date);
+        }
+        out.extend_from_slice(b"\r\n");
+        out.extend_from_slice(&body);
+        out
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match &self {
+            ApiError::Internal(m) => tracing::error!(error = %m, "internal error"),
+            // Not ready yet, or the database is gone: an operating state that
+            // the poller logs once, not a fault per request.
+            ApiError::Unavailable(m) => tracing::debug!(error = %m, "unavailable"),
+            _ => {}
+        }
+        let (status, headers, body) = self.parts();
+        let mut response = (status, body).into_response();
+        for (name, value) in headers {
+            if let Some(name) = name {
+                response.headers_mut().insert(name, value);
+            }
         }
         response
     }

@@ -66,10 +66,15 @@ pub async fn healthz() -> impl IntoResponse {
 }
 
 /// Readiness, for load balancers: 200 once the first catalog is loaded and
-/// while storage answers; otherwise 503 with the reason.
+/// while storage answers; otherwise 503 with the reason. 503 from the
+/// moment a shutdown starts, so that a load balancer stops sending new
+/// clients while the process drains.
 pub async fn readyz(
     axum::extract::State(state): axum::extract::State<super::AppState>,
 ) -> axum::response::Response {
+    if state.draining.load(std::sync::atomic::Ordering::Relaxed) {
+        return super::error::ApiError::ShuttingDown.into_response();
+    }
     match state.cache.ready() {
         Ok(()) => json(&json!({"status": "ready"})),
         Err(err) => super::error::ApiError::from(err).into_response(),

@@ -23,6 +23,9 @@ pub struct Metrics {
     buckets: [AtomicU64; BUCKETS.len()],
     count: AtomicU64,
     sum_micros: AtomicU64,
+    connections_open: AtomicU64,
+    connections_refused: AtomicU64,
+    throttled: AtomicU64,
 }
 
 impl Metrics {
@@ -38,6 +41,24 @@ impl Metrics {
         self.count.fetch_add(1, Ordering::Relaxed);
         self.sum_micros
             .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    pub fn connection_opened(&self) {
+        self.connections_open.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn connection_closed(&self) {
+        self.connections_open.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// A connection over `--max-connections`.
+    pub fn connection_refused(&self) {
+        self.connections_refused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A request over `--rate-limit`.
+    pub fn throttled(&self) {
+        self.throttled.fetch_add(1, Ordering::Relaxed);
     }
 
     fn text(
@@ -111,7 +132,23 @@ impl Metrics {
                 &responses.misses,
             ),
         ];
-        for (name, help, counter) in counters.into_iter().chain(response_counters) {
+        let transport_counters = [
+            (
+                "confapi_connections_refused_total",
+                "Connections answered 503 or closed at once: over --max-connections.",
+                &self.connections_refused,
+            ),
+            (
+                "confapi_requests_throttled_total",
+                "Requests answered 429: over --rate-limit.",
+                &self.throttled,
+            ),
+        ];
+        for (name, help, counter) in counters
+            .into_iter()
+            .chain(response_counters)
+            .chain(transport_counters)
+        {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
             let _ = writeln!(out, "{name} {}", counter.load(Ordering::Relaxed));
         }
@@ -130,6 +167,13 @@ impl Metrics {
             out,
             "confapi_response_cache_bytes {}",
             responses.weighted_size()
+        );
+        out.push_str("# HELP confapi_connections_open Connections being served.\n");
+        out.push_str("# TYPE confapi_connections_open gauge\n");
+        let _ = writeln!(
+            out,
+            "confapi_connections_open {}",
+            self.connections_open.load(Ordering::Relaxed)
         );
         if let Some(age) = cache.snapshot_age() {
             out.push_str(

@@ -17,13 +17,16 @@ mod questions;
 pub mod response_cache;
 mod reviews;
 mod rooms;
+pub mod server;
 mod speakers;
 mod submissions;
 mod tags;
 mod transport;
 
-use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -46,6 +49,11 @@ pub struct Config {
     /// Memory for rendered answers and visible sets, in bytes (0: none
     /// kept; every request renders).
     pub cache_bytes: u64,
+    /// Requests per second per token, or per client address for anonymous
+    /// callers and bad tokens (None: no limit).
+    pub rate_limit: Option<NonZeroU32>,
+    /// Longest a handler may take before the request answers 503.
+    pub request_timeout: Duration,
 }
 
 impl Default for Config {
@@ -54,9 +62,22 @@ impl Default for Config {
             base_url: None,
             max_page_size: 1000,
             cache_bytes: 256 << 20,
+            rate_limit: None,
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
+
+/// Callers as the rate limit tells them apart.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RateKey {
+    User(String),
+    Address(std::net::IpAddr),
+    /// No peer address known (only in tests that call the router directly).
+    Unknown,
+}
+
+pub type RateLimiter = governor::DefaultKeyedRateLimiter<RateKey>;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -67,6 +88,11 @@ pub struct AppState {
     pub responses: Arc<response_cache::ResponseCache>,
     /// Ordered visible sets of the lists, by data version and class.
     pub visible: Arc<VisibleSets>,
+    /// `--rate-limit`: one budget per caller.
+    pub limiter: Option<Arc<RateLimiter>>,
+    /// Set on SIGTERM: `/readyz` answers 503 and every answer closes its
+    /// connection (`server::serve_with`).
+    pub draining: Arc<AtomicBool>,
 }
 
 impl AppState {
@@ -79,6 +105,10 @@ impl AppState {
                 config.cache_bytes - sets_bytes,
             )),
             visible: Arc::new(VisibleSets::new(sets_bytes)),
+            limiter: config
+                .rate_limit
+                .map(|n| Arc::new(RateLimiter::keyed(governor::Quota::per_second(n)))),
+            draining: Arc::new(AtomicBool::new(false)),
             config: Arc::new(config),
             metrics: Default::default(),
         }
@@ -120,14 +150,16 @@ pub fn router(state: AppState) -> Router {
             .route(endpoint.path, endpoint.handler.clone())
             .route(&format!("{}/", endpoint.path), endpoint.handler);
     }
-    router
+    let router = router
         .route("/healthz", axum::routing::get(meta::healthz))
         .route("/healthz/", axum::routing::get(meta::healthz))
         .route("/readyz", axum::routing::get(meta::readyz))
         .route("/readyz/", axum::routing::get(meta::readyz))
         .route("/metrics", axum::routing::get(metrics::render))
         .route("/metrics/", axum::routing::get(metrics::render))
-        .fallback(context::fallback)
+        .fallback(context::fallback);
+    // Inside `transport`, so that these answers are logged and counted too.
+    with_guards(router, state.config.request_timeout)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             transport::transport,
@@ -135,34 +167,42 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
-pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+/// Around every handler: a panic answers 500 and a handler running longer
+/// than `timeout` answers 503, both as JSON from the error table. (A
+/// timeout can cut a handler only where it awaits.)
+fn with_guards<S: Clone + Send + Sync + 'static>(
+    router: Router<S>,
+    timeout: Duration,
+) -> Router<S> {
+    async fn on_error(err: tower::BoxError) -> Response {
+        if err.is::<tower::timeout::error::Elapsed>() {
+            error::ApiError::Timeout.into_response()
+        } else {
+            error::ApiError::Internal(err.to_string()).into_response()
+        }
+    }
+    router.layer(
+        tower::ServiceBuilder::new()
+            .layer(axum::error_handling::HandleErrorLayer::new(on_error))
+            .timeout(timeout)
+            .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+                |_: Box<dyn std::any::Any + Send>| {
+                    error::ApiError::Internal("a handler panicked".into()).into_response()
+                },
+            )),
+    )
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
-    }
-    tracing::info!("shutting down");
+/// Serves until Ctrl-C or SIGTERM with the default connection settings,
+/// then drains and stops (`server::serve_with`).
+pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
+    server::serve_with(
+        listener,
+        state,
+        server::ServeOptions::default(),
+        server::shutdown_signal(),
+    )
+    .await
 }
 
 pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {

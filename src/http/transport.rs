@@ -13,15 +13,26 @@ use axum::response::{IntoResponse, Response};
 
 use std::sync::Arc;
 
+use std::net::SocketAddr;
+
+use axum::extract::ConnectInfo;
 use axum::http::Uri;
+use governor::clock::{Clock, DefaultClock};
 
 use super::context::{event_slug, Caller};
 use super::error::ApiError;
 use super::response_cache::{Rendered, ResponseKey, Revalidation};
-use super::AppState;
+use super::{AppState, RateKey};
 use crate::domain::access::{Access, Role, ViewerClass};
 use crate::domain::catalog::Catalog;
 use crate::model::Timestamp;
+
+/// The `Vary` header of every answer.
+pub const VARY: &str = "Accept, Accept-Encoding, Authorization";
+
+/// No endpoint takes a request body; one announced larger than this is
+/// refused with 413 before anything else.
+const MAX_BODY_BYTES: u64 = 64 * 1024;
 
 pub async fn transport(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let started = Instant::now();
@@ -31,14 +42,15 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     let mut response = handle(&state, request, next).await;
 
     let headers = response.headers_mut();
-    headers.insert(
-        header::VARY,
-        HeaderValue::from_static("Accept, Accept-Encoding, Authorization"),
-    );
+    headers.insert(header::VARY, HeaderValue::from_static(VARY));
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
     );
+    if state.draining.load(std::sync::atomic::Ordering::Relaxed) {
+        // Shutting down: the client opens its next connection elsewhere.
+        headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
 
     let status = response.status();
     let elapsed = started.elapsed();
@@ -66,6 +78,14 @@ fn is_probe(path: &str) -> bool {
 
 async fn handle(state: &AppState, mut request: Request, next: Next) -> Response {
     let method = request.method().clone();
+    let announced_body = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced_body.is_some_and(|length| length > MAX_BODY_BYTES) {
+        return ApiError::PayloadTooLarge.into_response();
+    }
     if method == Method::OPTIONS {
         // Preflight: always allowed, never authenticated.
         let mut response = StatusCode::NO_CONTENT.into_response();
@@ -85,6 +105,10 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         return response;
     }
     if is_probe(request.uri().path()) {
+        // Probes need no token, and are never throttled.
+        if method != Method::GET && method != Method::HEAD {
+            return ApiError::MethodNotAllowed(method.to_string()).into_response();
+        }
         *request.method_mut() = Method::GET;
         return next.run(request).await;
     }
@@ -93,8 +117,25 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         Ok(catalog) => catalog,
         Err(err) => return ApiError::from(err).into_response(),
     };
+    let authenticated = authenticate(request.headers(), &catalog);
+    if let Some(limiter) = &state.limiter {
+        // One budget per user; anonymous callers and bad tokens per address.
+        let key = match &authenticated {
+            Ok(Some(user)) => RateKey::User(user.clone()),
+            _ => request
+                .extensions()
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(RateKey::Unknown, |info| RateKey::Address(info.0.ip())),
+        };
+        if let Err(not_until) = limiter.check_key(&key) {
+            state.metrics.throttled();
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let retry_after_secs = (wait.as_secs_f64().ceil() as u64).max(1);
+            return ApiError::Throttled { retry_after_secs }.into_response();
+        }
+    }
     // Authentication comes first: a bad token is 401 even on a POST.
-    let user_code = match authenticate(request.headers(), &catalog) {
+    let user_code = match authenticated {
         Ok(user) => user,
         Err(err) => return err.into_response(),
     };

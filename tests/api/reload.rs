@@ -203,7 +203,10 @@ fn rust_log_decides_what_is_logged() {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        let _ = child.kill();
+        // SIGTERM, not SIGKILL: the log is written by a background thread,
+        // flushed on exit.
+        // SAFETY: kill only sends a signal to our own child.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
         let _ = child.wait();
         std::fs::read_to_string(&log).unwrap()
     };

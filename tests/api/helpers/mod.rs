@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use confapi::cache::CatalogCache;
 use confapi::dataset::validate;
+use confapi::http::server::ServeOptions;
 use confapi::http::{AppState, Config};
 use confapi::storage::{self, Store};
 
@@ -155,18 +156,28 @@ impl TestServer {
     }
 
     pub async fn start_with(datasets: &[Value], config: Config) -> Self {
+        Self::start_serving(datasets, config, ServeOptions::default()).await
+    }
+
+    /// A server with these connection settings too.
+    pub async fn start_serving(datasets: &[Value], config: Config, options: ServeOptions) -> Self {
         let db = TestDatabase::new();
         let store = storage::open(&db.url)
             .await
             .expect("open the test database");
-        let server = TestServer::serve(store, db, config).await;
+        let server = TestServer::serve(store, db, config, options).await;
         for dataset in datasets {
             server.import(dataset).await;
         }
         server
     }
 
-    async fn serve(store: Arc<dyn Store>, db: TestDatabase, config: Config) -> Self {
+    async fn serve(
+        store: Arc<dyn Store>,
+        db: TestDatabase,
+        config: Config,
+        options: ServeOptions,
+    ) -> Self {
         // A short poll, so that tests that change the database behind
         // the server's back see it soon; `import` refreshes at once.
         let state = AppState::new(
@@ -179,7 +190,10 @@ impl TestServer {
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let cache = state.cache.clone();
         let task = tokio::spawn(async move {
-            let _ = confapi::http::serve(listener, state).await;
+            // Stopped by `abort` when the test ends, not by a signal.
+            let _ =
+                confapi::http::server::serve_with(listener, state, options, std::future::pending())
+                    .await;
         });
         // Serve from the first request on, as a load balancer would wait
         // for /readyz.
