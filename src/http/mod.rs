@@ -226,3 +226,75 @@ pub type ApiResult = Result<Response, error::ApiError>;
 pub fn openapi_document() -> serde_json::Value {
     meta::openapi(&endpoints())
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    async fn call(router: Router, path: &str) -> (StatusCode, HeaderValue, serde_json::Value) {
+        let response = router
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        let content_type = response.headers()[header::CONTENT_TYPE].clone();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (status, content_type, serde_json::from_slice(&body).unwrap())
+    }
+
+    /// A handler that runs past the request timeout answers 503 in JSON; a
+    /// handler that panics answers 500 in JSON (and the server goes on).
+    #[tokio::test]
+    async fn slow_and_panicking_handlers_get_json_errors() {
+        async fn slow() -> &'static str {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            "late"
+        }
+        async fn panics() -> &'static str {
+            panic!("a bug")
+        }
+        let router = with_guards(
+            Router::new()
+                .route("/slow", get(slow))
+                .route("/panics", get(panics))
+                .route(
+                    "/fast",
+                    get(|| async { json(&serde_json::json!({"ok": true})) }),
+                ),
+            Duration::from_millis(50),
+        );
+        let started = std::time::Instant::now();
+        assert_eq!(
+            call(router.clone(), "/slow").await,
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                HeaderValue::from_static("application/json"),
+                serde_json::json!({"detail": "The request took too long."})
+            )
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert_eq!(
+            call(router.clone(), "/panics").await,
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                HeaderValue::from_static("application/json"),
+                serde_json::json!({"detail": "Internal server error."})
+            )
+        );
+        assert_eq!(
+            call(router, "/fast").await,
+            (
+                StatusCode::OK,
+                HeaderValue::from_static("application/json"),
+                serde_json::json!({"ok": true})
+            )
+        );
+    }
+}
