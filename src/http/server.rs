@@ -81,7 +81,7 @@ fn open_file_limit() -> Option<u64> {
     };
     // SAFETY: getrlimit only writes the struct it is given.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
-    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
 }
 
 #[cfg(not(unix))]

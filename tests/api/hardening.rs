@@ -258,6 +258,31 @@ async fn slow_header_clients_are_cut_off_and_others_still_served() {
         );
     }
     assert_eq!(client.get("/api/events/mini/").await.status, 200);
+
+    // The same timeout closes a keep-alive connection left idle.
+    let mut idle = TcpStream::connect(&at).await.unwrap();
+    idle.write_all(b"GET /api/events/mini/ HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let answered = Instant::now();
+    let mut buf = vec![0u8; 65536];
+    let n = idle.read(&mut buf).await.unwrap();
+    assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+    let closed = tokio::time::timeout(Duration::from_secs(4), async {
+        loop {
+            match idle.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "an idle keep-alive connection stayed open");
+    assert!(
+        answered.elapsed() >= Duration::from_millis(700),
+        "{:?}",
+        answered.elapsed()
+    );
 }
 
 /// Over `max_connections`, a new connection gets a quick 503 in JSON and is
