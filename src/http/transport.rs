@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 
 use axum::extract::ConnectInfo;
 use axum::http::Uri;
-use governor::clock::{Clock, DefaultClock};
+use governor::clock::Clock;
 
 use super::context::{event_slug, Caller};
 use super::error::ApiError;
@@ -129,7 +129,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         };
         if let Err(not_until) = limiter.check_key(&key) {
             state.metrics.throttled();
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let wait = not_until.wait_time_from(limiter.clock().now());
             let retry_after_secs = (wait.as_secs_f64().ceil() as u64).max(1);
             return ApiError::Throttled { retry_after_secs }.into_response();
         }

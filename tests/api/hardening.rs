@@ -336,6 +336,8 @@ async fn connections_over_the_limit_get_a_quick_503() {
     );
 
     drop(held.pop());
+    // Until the server sees the close, new connections are still refused.
+    let mut refused = 1;
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let reply = raw(
@@ -347,6 +349,8 @@ async fn connections_over_the_limit_get_a_quick_503() {
             assert_eq!(reply.body["slug"], "mini");
             break;
         }
+        assert_eq!(reply.status, 503, "{reply:?}");
+        refused += 1;
         assert!(
             Instant::now() < deadline,
             "a freed slot was never reused: {reply:?}"
@@ -357,7 +361,7 @@ async fn connections_over_the_limit_get_a_quick_503() {
     assert!(
         metrics
             .text
-            .contains("confapi_connections_refused_total 1\n"),
+            .contains(&format!("confapi_connections_refused_total {refused}\n")),
         "{}",
         metrics.text
     );
