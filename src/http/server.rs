@@ -62,6 +62,8 @@ impl Default for ServeOptions {
 /// Connections being answered 503 at once, beyond `max_connections`; past
 /// that, more are closed at once without an answer.
 const SHED_CONNECTIONS: usize = 256;
+/// Longest a shed connection is kept after its 503.
+const SHED_LINGER: Duration = Duration::from_millis(250);
 /// File descriptors kept free for the database, logs and shedding.
 const RESERVED_FILES: u64 = 128 + SHED_CONNECTIONS as u64;
 
@@ -181,7 +183,7 @@ pub async fn serve_with(
     // Idle connections close now; the others after their answer.
     let open = server.graceful.count();
     let finished = tokio::time::timeout_at(deadline, server.graceful.shutdown()).await;
-    // Shedding answers take at most a second; they are cut here too.
+    // Shedding answers take at most SHED_LINGER; they are cut here too.
     let cut = connections.len();
     connections.abort_all();
     background.abort_all();
@@ -265,12 +267,13 @@ impl Server {
 }
 
 /// A connection over `--max-connections`: a 503 in JSON, then closed. The
-/// request is read (and dropped) after the answer, for at most a second, so
-/// that closing does not reset the connection before the client has read
-/// the answer.
+/// request is read (and dropped) after the answer until the client closes,
+/// for at most `SHED_LINGER`, so that closing does not reset the connection
+/// before the client has read the answer. (Short: a flood of slow clients
+/// would otherwise hold every shedding slot.)
 async fn shed(mut stream: TcpStream) {
     let answer = ApiError::TooManyConnections.to_http1(Some(http_date().as_bytes()));
-    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+    let _ = tokio::time::timeout(SHED_LINGER, async {
         stream.write_all(&answer).await?;
         stream.shutdown().await?;
         let mut sink = [0u8; 4096];
