@@ -35,7 +35,9 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(workdir, f"{name}.log")
-        env = dict(os.environ, CONFAPI_LOG=log_level)
+        # No drain on stop: these servers sit behind no load balancer, and
+        # every stop would otherwise take --drain-seconds (default 5).
+        env = dict(os.environ, CONFAPI_LOG=log_level, CONFAPI_DRAIN_SECONDS="0")
         if datasets:
             subprocess.run([binary, "import", "--db", db_url, *datasets], check=True, env=env,
                            capture_output=True)
