@@ -110,11 +110,14 @@ enum Command {
         /// (plus the time to load what changed).
         #[arg(long, env = "CONFAPI_POLL_INTERVAL_MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..))]
         poll_interval_ms: u64,
-        /// Memory for rendered answers and the lists' visible sets, in MiB
-        /// (0 turns caching off). Resident memory grows by at most this
-        /// much beyond the data itself.
-        #[arg(long, env = "CONFAPI_CACHE_MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+        /// Memory for rendered answers, in MiB (0: every request renders).
+        #[arg(long, env = "CONFAPI_CACHE_MB", default_value_t = 192, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
         cache_mb: u64,
+        /// Memory for the lists' visible sets (what each class of callers
+        /// sees of a list, after filters), in MiB (0: every list request
+        /// scans its list).
+        #[arg(long, env = "CONFAPI_LIST_CACHE_MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+        list_cache_mb: u64,
     },
     /// Validate datasets and load them (each event replaces the stored one of the same slug).
     Import {
@@ -251,6 +254,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             max_page_size,
             poll_interval_ms,
             cache_mb,
+            list_cache_mb,
         } => {
             // Only `--demo` creates a missing database: a typo in --db must
             // not serve an empty one.
@@ -263,7 +267,8 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 Config {
                     base_url,
                     max_page_size: max_page_size as usize,
-                    cache_bytes: cache_mb << 20,
+                    response_cache_bytes: cache_mb << 20,
+                    list_cache_bytes: list_cache_mb << 20,
                 },
             );
             let listener = tokio::net::TcpListener::bind(&listen)

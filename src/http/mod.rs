@@ -43,9 +43,11 @@ pub struct Config {
     /// from each request's Host.
     pub base_url: Option<String>,
     pub max_page_size: usize,
-    /// Memory for rendered answers and visible sets, in bytes (0: none
-    /// kept; every request renders).
-    pub cache_bytes: u64,
+    /// Memory for rendered answers, in bytes (0: every request renders).
+    pub response_cache_bytes: u64,
+    /// Memory for the lists' visible sets, in bytes (0: every list request
+    /// filters its whole list).
+    pub list_cache_bytes: u64,
 }
 
 impl Default for Config {
@@ -53,7 +55,8 @@ impl Default for Config {
         Config {
             base_url: None,
             max_page_size: 1000,
-            cache_bytes: 256 << 20,
+            response_cache_bytes: 192 << 20,
+            list_cache_bytes: 64 << 20,
         }
     }
 }
@@ -71,14 +74,12 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(cache: Arc<CatalogCache>, config: Config) -> Self {
-        // Rendered answers get three quarters: they are what most requests hit.
-        let sets_bytes = config.cache_bytes / 4;
         AppState {
             cache,
             responses: Arc::new(response_cache::ResponseCache::new(
-                config.cache_bytes - sets_bytes,
+                config.response_cache_bytes,
             )),
-            visible: Arc::new(VisibleSets::new(sets_bytes)),
+            visible: Arc::new(VisibleSets::new(config.list_cache_bytes)),
             config: Arc::new(config),
             metrics: Default::default(),
         }
