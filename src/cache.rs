@@ -213,13 +213,7 @@ impl CatalogCache {
             millis = elapsed.as_millis() as u64,
             "catalog loaded"
         );
-        let previous = std::mem::replace(
-            &mut *self.current.write().unwrap_or_else(|e| e.into_inner()),
-            catalog,
-        );
-        drop(previous);
-        release_free_memory();
-        self.health().ready = true;
+        // Counted before the swap: whoever sees the new data sees its reload.
         self.stats.reloads.fetch_add(1, Ordering::Relaxed);
         self.stats
             .events_rebuilt
@@ -227,6 +221,13 @@ impl CatalogCache {
         self.stats
             .last_reload_micros
             .store(elapsed.as_micros() as u64, Ordering::Relaxed);
+        let previous = std::mem::replace(
+            &mut *self.current.write().unwrap_or_else(|e| e.into_inner()),
+            catalog,
+        );
+        self.health().ready = true;
+        drop(previous);
+        release_free_memory();
         Ok(())
     }
 }
