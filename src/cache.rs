@@ -213,8 +213,7 @@ impl CatalogCache {
             millis = elapsed.as_millis() as u64,
             "catalog loaded"
         );
-        *self.current.write().unwrap_or_else(|e| e.into_inner()) = catalog;
-        self.health().ready = true;
+        // Counted before the swap: whoever sees the new data sees its reload.
         self.stats.reloads.fetch_add(1, Ordering::Relaxed);
         self.stats
             .events_rebuilt
@@ -222,6 +221,24 @@ impl CatalogCache {
         self.stats
             .last_reload_micros
             .store(elapsed.as_micros() as u64, Ordering::Relaxed);
+        let previous = std::mem::replace(
+            &mut *self.current.write().unwrap_or_else(|e| e.into_inner()),
+            catalog,
+        );
+        self.health().ready = true;
+        drop(previous);
+        release_free_memory();
         Ok(())
+    }
+}
+
+/// Hands memory freed by a load back to the system. Rust's allocations go
+/// through mimalloc, which does that by itself; SQLite's page cache uses the
+/// C library's malloc, which keeps what a load's scan freed unless asked.
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the C allocator's free lists.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }

@@ -445,6 +445,9 @@ pub struct EventSearch {
     pub speakers: LazyIndex,
     /// The text of each answer.
     pub answers: LazyIndex,
+    /// The text of each question, in every language (by position in the
+    /// event's questions).
+    pub questions: LazyIndex,
 }
 
 /// Users by code.
@@ -571,6 +574,21 @@ impl Catalog {
                 .map(|&a| event.event.answers[a].answer.to_lowercase())
                 .collect();
             TrigramIndex::build(texts.iter().map(|t| std::iter::once(t.as_str())))
+        }))
+    }
+
+    /// The index of an event's questions (in the order of the event's
+    /// `questions`): their text in every language.
+    pub fn question_text_index(&self, event: &EventData) -> Option<&TrigramIndex> {
+        let position = self.position(event)?;
+        Some(self.search[position].questions.get_or_build(|| {
+            let texts: Vec<Vec<String>> = event
+                .event
+                .questions
+                .iter()
+                .map(|q| q.question.texts().map(str::to_lowercase).collect())
+                .collect();
+            TrigramIndex::build(texts.iter().map(|t| t.iter().map(String::as_str)))
         }))
     }
 

@@ -46,9 +46,11 @@ pub struct Config {
     /// from each request's Host.
     pub base_url: Option<String>,
     pub max_page_size: usize,
-    /// Memory for rendered answers and visible sets, in bytes (0: none
-    /// kept; every request renders).
-    pub cache_bytes: u64,
+    /// Memory for rendered answers, in bytes (0: every request renders).
+    pub response_cache_bytes: u64,
+    /// Memory for the lists' visible sets, in bytes (0: every list request
+    /// filters its whole list).
+    pub list_cache_bytes: u64,
     /// Requests per second per token, or per client address for anonymous
     /// callers and bad tokens (None: no limit).
     pub rate_limit: Option<NonZeroU32>,
@@ -61,7 +63,8 @@ impl Default for Config {
         Config {
             base_url: None,
             max_page_size: 1000,
-            cache_bytes: 256 << 20,
+            response_cache_bytes: 192 << 20,
+            list_cache_bytes: 64 << 20,
             rate_limit: None,
             request_timeout: Duration::from_secs(30),
         }
@@ -97,14 +100,12 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(cache: Arc<CatalogCache>, config: Config) -> Self {
-        // Rendered answers get three quarters: they are what most requests hit.
-        let sets_bytes = config.cache_bytes / 4;
         AppState {
             cache,
             responses: Arc::new(response_cache::ResponseCache::new(
-                config.cache_bytes - sets_bytes,
+                config.response_cache_bytes,
             )),
-            visible: Arc::new(VisibleSets::new(sets_bytes)),
+            visible: Arc::new(VisibleSets::new(config.list_cache_bytes)),
             limiter: config
                 .rate_limit
                 .map(|n| Arc::new(RateLimiter::keyed(governor::Quota::per_second(n)))),

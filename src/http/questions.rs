@@ -35,15 +35,27 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-/// The caller's questions, by position then id.
-fn visible<'a>(ctx: &'a EventContext, access: &crate::domain::access::Access) -> Vec<&'a Question> {
-    let mut questions: Vec<&Question> = ctx
-        .event
-        .event
-        .questions
-        .iter()
-        .filter(|q| access.sees_question(q))
-        .collect();
+/// The caller's questions, by position then id; with search terms, only
+/// the index's candidates are looked at (and then checked exactly).
+fn visible<'a>(
+    ctx: &'a EventContext,
+    access: &crate::domain::access::Access,
+    terms: Option<&[String]>,
+) -> Vec<&'a Question> {
+    let all = &ctx.event.event.questions;
+    let candidates: Option<Vec<u32>> = terms.and_then(|terms| {
+        ctx.caller
+            .catalog
+            .question_text_index(&ctx.event)?
+            .candidates(terms)
+    });
+    let mut questions: Vec<&Question> = match candidates {
+        Some(ranks) => ranks.into_iter().map(|r| &all[r as usize]).collect(),
+        None => all.iter().collect(),
+    };
+    questions.retain(|q| {
+        access.sees_question(q) && terms.is_none_or(|t| matches_all_terms(t, q.question.texts()))
+    });
     questions.sort_by_key(|q| (q.position, q.id));
     questions
 }
@@ -57,13 +69,8 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
-    let items: Vec<&Question> = visible(&ctx, &access)
+    let items: Vec<&Question> = visible(&ctx, &access, terms.as_deref())
         .into_iter()
-        .filter(|q| {
-            terms
-                .as_ref()
-                .is_none_or(|t| matches_all_terms(t, q.question.texts()))
-        })
         .filter(|q| target.is_none_or(|t| t == q.target))
         .filter(|q| variant.is_none_or(|v| v == q.variant))
         .filter(|q| is_public.is_none_or(|p| p == q.is_public))

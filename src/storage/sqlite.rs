@@ -159,6 +159,10 @@ impl SqliteStore {
         // A deferred transaction: its first read fixes the snapshot (WAL).
         let mut tx = Tx(self.pool().await?.begin().await?);
         let loaded = load::run(&mut tx, wanted).await?;
+        // The scan filled this connection's page cache (sized for imports)
+        // with pages nobody reads again: give the memory back, or a server
+        // keeps up to 64 MiB per connection for nothing.
+        sqlx::query("PRAGMA shrink_memory").execute(&mut *tx.0).await?;
         tx.0.commit().await?;
         Ok(loaded)
     }

@@ -113,7 +113,8 @@ async fn assert_same_answers(
 
 fn no_cache() -> Config {
     Config {
-        cache_bytes: 0,
+        response_cache_bytes: 0,
+        list_cache_bytes: 0,
         ..Config::default()
     }
 }

@@ -1263,6 +1263,10 @@ async fn questions_filters() {
         ("?q=AUDIENCE", &[1, 5]),
         ("?q=audience+ZIEL", &[1]),
         ("?q=audience+nope", &[]),
+        // inside words, and terms that only meet across languages
+        ("?q=ielgrupp", &[1]),
+        ("?q=dience+zielg", &[1]),
+        ("?q=pected+ziel", &[]),
         ("?q=first%20time", &[7]),
         ("?q=organiser", &[4]),
         ("?q=", &[4, 1, 6, 2, 3, 7, 8, 9, 5]),
