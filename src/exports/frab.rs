@@ -1,7 +1,8 @@
 //! frab XML (c3voc `schedule.xml.xsd`), frab/c3voc JSON (`schema.json`) and
 //! the pentabarf-style xCal, which lists the same slots in the same order.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{json, Value};
 
 use super::schedule::{ExportSchedule, TalkSlot};
 use super::text::{acronym, xml_attr, xml_text};
@@ -171,22 +172,23 @@ pub fn frab_json(s: &ExportSchedule) -> Vec<u8> {
         .into_iter()
         .map(|t| json!({"name": s.tr(&t.name), "color": t.color}))
         .collect();
-    let days: Vec<Value> = s
+    let days: Vec<JsonDay> = s
         .days()
         .iter()
-        .map(|day| {
-            let mut rooms = Map::new();
-            for (name, _, talks) in &day.rooms {
-                let list: Vec<Value> = talks.iter().map(|ts| json_talk(s, ts, name)).collect();
-                rooms.insert(name.to_string(), Value::Array(list));
-            }
-            json!({
-                "index": day.index,
-                "date": day.date.to_string(),
-                "day_start": day.start,
-                "day_end": day.end,
-                "rooms": rooms,
-            })
+        .map(|day| JsonDay {
+            index: day.index,
+            date: day.date.to_string(),
+            day_start: day.start.clone(),
+            day_end: day.end.clone(),
+            rooms: InOrder(
+                day.rooms
+                    .iter()
+                    .map(|(name, _, talks)| {
+                        let list = talks.iter().map(|ts| json_talk(s, ts, name)).collect();
+                        (name.to_string(), list)
+                    })
+                    .collect(),
+            ),
         })
         .collect();
     let primary = s
@@ -195,29 +197,86 @@ pub fn frab_json(s: &ExportSchedule) -> Vec<u8> {
         .as_deref()
         .filter(|c| !c.is_empty())
         .unwrap_or(DEFAULT_PRIMARY_COLOR);
-    let doc = json!({
-        "$schema": "https://c3voc.de/schedule/schema.json",
-        "generator": {"name": GENERATOR_NAME, "version": GENERATOR_VERSION},
-        "schedule": {
-            "url": s.schedule_url(),
-            "version": s.version,
-            "base_url": s.base_url,
-            "conference": {
-                "acronym": acronym(&s.event.slug),
-                "title": s.tr(&s.event.name),
-                "start": s.date_from().to_string(),
-                "end": s.date_to().to_string(),
-                "daysCount": s.days_count(),
-                "timeslot_duration": "00:05",
-                "time_zone_name": s.event.timezone,
-                "colors": {"primary": primary},
-                "rooms": rooms,
-                "tracks": tracks,
-                "days": days,
+    let doc = JsonDoc {
+        schema: "https://c3voc.de/schedule/schema.json",
+        generator: json!({"name": GENERATOR_NAME, "version": GENERATOR_VERSION}),
+        schedule: JsonSchedule {
+            url: s.schedule_url(),
+            version: s.version,
+            base_url: &s.base_url,
+            conference: JsonConference {
+                acronym: acronym(&s.event.slug),
+                title: s.tr(&s.event.name),
+                start: s.date_from().to_string(),
+                end: s.date_to().to_string(),
+                days_count: s.days_count(),
+                timeslot_duration: "00:05",
+                time_zone_name: &s.event.timezone,
+                colors: json!({ "primary": primary }),
+                rooms,
+                tracks,
+                days,
             },
         },
-    });
+    };
     crate::http::json_bytes(&doc)
+}
+
+// The document's structs keep c3voc's key order (a `Value` would sort
+// keys), above all the rooms of a day, which clients list in that order.
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    generator: Value,
+    schedule: JsonSchedule<'a>,
+}
+
+#[derive(Serialize)]
+struct JsonSchedule<'a> {
+    url: String,
+    version: &'a str,
+    base_url: &'a str,
+    conference: JsonConference<'a>,
+}
+
+#[derive(Serialize)]
+struct JsonConference<'a> {
+    acronym: String,
+    title: &'a str,
+    start: String,
+    end: String,
+    #[serde(rename = "daysCount")]
+    days_count: i64,
+    timeslot_duration: &'static str,
+    time_zone_name: &'a str,
+    colors: Value,
+    rooms: Vec<Value>,
+    tracks: Vec<Value>,
+    days: Vec<JsonDay>,
+}
+
+#[derive(Serialize)]
+struct JsonDay {
+    index: usize,
+    date: String,
+    day_start: String,
+    day_end: String,
+    rooms: InOrder,
+}
+
+/// A JSON object whose keys keep the given order.
+struct InOrder(Vec<(String, Vec<Value>)>);
+
+impl Serialize for InOrder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
 }
 
 fn json_talk(s: &ExportSchedule, ts: &TalkSlot, room_name: &str) -> Value {
