@@ -65,6 +65,18 @@ pub struct ExportSchedule<'a> {
 
 impl<'a> ExportSchedule<'a> {
     pub fn new(data: &'a EventData, users: &'a Users, base_url: &str) -> Self {
+        Self::of(data, users, base_url, |_| true)
+    }
+
+    /// The same, with the slots of only the submissions `wanted` keeps
+    /// (one talk's or speaker's calendar, or none for the feed): each slot's
+    /// ids, guids and slug depend on its own submission only.
+    pub fn of(
+        data: &'a EventData,
+        users: &'a Users,
+        base_url: &str,
+        wanted: impl Fn(&Submission) -> bool,
+    ) -> Self {
         let event = &data.event;
         let base_url = base_url.trim_end_matches('/').to_string();
         let host = base_url
@@ -79,7 +91,7 @@ impl<'a> ExportSchedule<'a> {
         let mut talks = Vec::new();
         let mut breaks = Vec::new();
         if let Some(schedule) = &event.schedule {
-            for sub in &event.submissions {
+            for sub in event.submissions.iter().filter(|s| wanted(s)) {
                 let mut visible: Vec<_> = sub.slots.iter().filter(|s| s.is_visible).collect();
                 if visible.is_empty() {
                     continue;

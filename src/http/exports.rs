@@ -87,7 +87,12 @@ fn whole(caller: &Caller, slug: &str, export: Export) -> ApiResult {
     if !access.sees_schedule_exports() {
         return Err(ApiError::NotFound);
     }
-    let schedule = ExportSchedule::new(data, &caller.catalog.users, &caller.base_url);
+    let users = &caller.catalog.users;
+    let schedule = match export {
+        // The feed shows the release, not its slots.
+        Export::Feed => ExportSchedule::of(data, users, &caller.base_url, |_| false),
+        _ => ExportSchedule::new(data, users, &caller.base_url),
+    };
     let body = export.render(&schedule);
     let mut response = answer(&access, export.media_type(), body);
     let headers = response.headers_mut();
@@ -119,8 +124,10 @@ async fn talk(caller: Caller, Path((slug, file)): Path<(String, String)>) -> Api
         .find(|s| s.code.eq_ignore_ascii_case(code))
         .ok_or(ApiError::NotFound)?;
     let access = Access::new(data, caller.user(), caller.now);
-    let schedule = ExportSchedule::new(data, &caller.catalog.users, &caller.base_url);
-    let has_slot = schedule.talks.iter().any(|t| t.sub.code == sub.code);
+    let schedule = ExportSchedule::of(data, &caller.catalog.users, &caller.base_url, |s| {
+        s.code == sub.code
+    });
+    let has_slot = !schedule.talks.is_empty();
     if !access.sees_calendar_of(has_slot) {
         return Err(ApiError::NotFound);
     }
@@ -144,11 +151,10 @@ async fn speaker(caller: Caller, Path((slug, code)): Path<(String, String)>) -> 
         .find(|p| p.user.eq_ignore_ascii_case(&code))
         .ok_or(ApiError::NotFound)?;
     let access = Access::new(data, caller.user(), caller.now);
-    let schedule = ExportSchedule::new(data, &caller.catalog.users, &caller.base_url);
-    let has_slot = schedule
-        .talks
-        .iter()
-        .any(|t| t.sub.speakers.contains(&profile.user));
+    let schedule = ExportSchedule::of(data, &caller.catalog.users, &caller.base_url, |s| {
+        s.speakers.contains(&profile.user)
+    });
+    let has_slot = !schedule.talks.is_empty();
     if !access.sees_calendar_of(has_slot) {
         return Err(ApiError::NotFound);
     }
