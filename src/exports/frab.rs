@@ -184,7 +184,10 @@ pub fn frab_json(s: &ExportSchedule) -> Vec<u8> {
                 day.rooms
                     .iter()
                     .map(|(name, _, talks)| {
-                        let list = talks.iter().map(|ts| json_talk(s, ts, name)).collect();
+                        let list = talks
+                            .iter()
+                            .filter_map(|ts| json_talk(s, ts, name))
+                            .collect();
                         (name.to_string(), list)
                     })
                     .collect(),
@@ -253,22 +256,22 @@ struct JsonConference<'a> {
     colors: Value,
     rooms: Vec<Value>,
     tracks: Vec<Value>,
-    days: Vec<JsonDay>,
+    days: Vec<JsonDay<'a>>,
 }
 
 #[derive(Serialize)]
-struct JsonDay {
+struct JsonDay<'a> {
     index: usize,
     date: String,
     day_start: String,
     day_end: String,
-    rooms: InOrder,
+    rooms: InOrder<'a>,
 }
 
 /// A JSON object whose keys keep the given order.
-struct InOrder(Vec<(String, Vec<Value>)>);
+struct InOrder<'a>(Vec<(String, Vec<JsonTalk<'a>>)>);
 
-impl Serialize for InOrder {
+impl Serialize for InOrder<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
@@ -279,12 +282,57 @@ impl Serialize for InOrder {
     }
 }
 
-fn json_talk(s: &ExportSchedule, ts: &TalkSlot, room_name: &str) -> Value {
+#[derive(Serialize)]
+struct JsonTalk<'a> {
+    url: String,
+    id: i64,
+    guid: &'a str,
+    date: String,
+    start: String,
+    logo: Option<&'a str>,
+    duration: String,
+    room: &'a str,
+    slug: &'a str,
+    title: &'a str,
+    subtitle: &'static str,
+    track: Option<&'a str>,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    language: &'a str,
+    #[serde(rename = "abstract")]
+    abstract_: &'a str,
+    description: &'a str,
+    recording_license: &'static str,
+    do_not_record: bool,
+    persons: Vec<JsonPerson<'a>>,
+    links: Vec<JsonLink<'a>>,
+    attachments: [(); 0],
+}
+
+#[derive(Serialize)]
+struct JsonPerson<'a> {
+    guid: String,
+    id: i64,
+    code: &'a str,
+    public_name: &'a str,
+    avatar: Option<&'a str>,
+    biography: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonLink<'a> {
+    url: &'a str,
+    title: &'a str,
+}
+
+/// A placed slot as a frab JSON talk.
+fn json_talk<'a>(
+    s: &ExportSchedule<'a>,
+    ts: &'a TalkSlot<'a>,
+    room_name: &'a str,
+) -> Option<JsonTalk<'a>> {
     let sub = ts.sub;
-    let Some(start) = ts.start else {
-        return Value::Null;
-    };
-    let local = start.with_timezone(&s.data.tz);
+    let local = ts.start?.with_timezone(&s.data.tz);
     let kind = s
         .data
         .submission_type(sub.submission_type)
@@ -293,52 +341,54 @@ fn json_talk(s: &ExportSchedule, ts: &TalkSlot, room_name: &str) -> Value {
         .track
         .and_then(|t| s.data.track(t))
         .map(|t| s.tr(&t.name));
-    let persons: Vec<Value> = sub
+    let persons = sub
         .speakers
         .iter()
         .map(|code| {
             let user = s.user(code);
-            let biography = s.data.profile(code).map_or("", |p| p.biography.as_str());
-            json!({
-                "guid": user.map_or_else(
+            JsonPerson {
+                guid: user.map_or_else(
                     || super::text::derive_uuid(&["person", code]),
                     |u| super::text::person_guid(&u.email),
                 ),
-                "id": s.person_id(code),
-                "code": code,
-                "public_name": s.person_name(code),
-                "avatar": user.and_then(|u| u.avatar.clone()),
-                "biography": biography,
-            })
+                id: s.person_id(code),
+                code,
+                public_name: s.person_name(code),
+                avatar: user.and_then(|u| u.avatar.as_deref()),
+                biography: s.data.profile(code).map_or("", |p| p.biography.as_str()),
+            }
         })
         .collect();
-    let links: Vec<Value> = sub
+    let links = sub
         .resources
         .iter()
-        .map(|r| json!({"url": r.resource, "title": r.description}))
+        .map(|r| JsonLink {
+            url: &r.resource,
+            title: &r.description,
+        })
         .collect();
-    json!({
-        "url": s.talk_url(&sub.code),
-        "id": ts.frab_id,
-        "guid": ts.guid,
-        "date": super::text::iso(&local),
-        "start": local.format("%H:%M").to_string(),
-        "logo": sub.image,
-        "duration": duration_string(s.slot_minutes(ts)),
-        "room": room_name,
-        "slug": ts.slug,
-        "title": sub.title,
-        "subtitle": "",
-        "track": track,
-        "type": kind,
-        "language": sub.content_locale,
-        "abstract": sub.abstract_,
-        "description": sub.description,
-        "recording_license": "",
-        "do_not_record": sub.do_not_record,
-        "persons": persons,
-        "links": links,
-        "attachments": [],
+    Some(JsonTalk {
+        url: s.talk_url(&sub.code),
+        id: ts.frab_id,
+        guid: &ts.guid,
+        date: super::text::iso(&local),
+        start: local.format("%H:%M").to_string(),
+        logo: sub.image.as_deref(),
+        duration: duration_string(s.slot_minutes(ts)),
+        room: room_name,
+        slug: &ts.slug,
+        title: &sub.title,
+        subtitle: "",
+        track,
+        kind,
+        language: &sub.content_locale,
+        abstract_: &sub.abstract_,
+        description: &sub.description,
+        recording_license: "",
+        do_not_record: sub.do_not_record,
+        persons,
+        links,
+        attachments: [],
     })
 }
 
