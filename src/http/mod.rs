@@ -9,6 +9,7 @@ mod answers;
 mod context;
 pub mod error;
 mod events;
+mod exports;
 mod meta;
 mod metrics;
 pub mod pagination;
@@ -122,6 +123,7 @@ pub fn router(state: AppState) -> Router {
             .route(&format!("{}/", endpoint.path), endpoint.handler);
     }
     router
+        .merge(exports::routes())
         .route("/healthz", axum::routing::get(meta::healthz))
         .route("/healthz/", axum::routing::get(meta::healthz))
         .route("/readyz", axum::routing::get(meta::readyz))

@@ -11,6 +11,7 @@ mod helpers;
 mod caching;
 mod cli;
 mod events_pagination;
+mod exports;
 mod import_fuzz;
 mod queries;
 mod reload;
