@@ -24,6 +24,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                 ("person", "Speaker code"),
             ],
             list: true,
+            body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -31,6 +32,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One answer",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
             handler: get(detail),
         },
     ]

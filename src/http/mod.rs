@@ -11,6 +11,7 @@ pub mod error;
 mod events;
 mod meta;
 mod metrics;
+mod openapi;
 pub mod pagination;
 pub mod params;
 mod questions;
@@ -94,6 +95,9 @@ pub struct Endpoint {
     pub params: &'static [(&'static str, &'static str)],
     /// A paginated list (adds the pagination parameters and envelope).
     pub list: bool,
+    /// The schema of the 200 body (of each result, for a list), from the
+    /// view type the handler serialises.
+    pub body: openapi::Body,
     pub handler: MethodRouter<AppState>,
 }
 
@@ -184,5 +188,5 @@ pub type ApiResult = Result<Response, error::ApiError>;
 
 /// The OpenAPI 3.1 document of every endpoint.
 pub fn openapi_document() -> serde_json::Value {
-    meta::openapi(&endpoints())
+    openapi::document(&endpoints())
 }

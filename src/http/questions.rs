@@ -23,6 +23,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                 ("is_visible_to_reviewers", "true or false"),
             ],
             list: true,
+            body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -30,6 +31,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One question",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
             handler: get(detail),
         },
     ]

@@ -16,6 +16,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Reviews the caller may see, by creation time",
             params: &[("submission__code", "Only reviews of this submission")],
             list: true,
+            body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -23,6 +24,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One review",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
             handler: get(detail),
         },
     ]

@@ -27,6 +27,12 @@ pub fn endpoints() -> Vec<Endpoint> {
                 ),
             ],
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
+                    s,
+                    &crate::domain::views::SPEAKER_ROLE_FIELDS,
+                )
+            },
             handler: get(list),
         },
         Endpoint {
@@ -37,6 +43,12 @@ pub fn endpoints() -> Vec<Endpoint> {
                 "`all` or comma-separated question ids: include those answers",
             )],
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
+                    s,
+                    &crate::domain::views::SPEAKER_ROLE_FIELDS,
+                )
+            },
             handler: get(detail),
         },
     ]

@@ -58,6 +58,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Submissions the caller may see",
             params: LIST_PARAMS,
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params| list(ctx, params, Kind::Submissions)),
         },
         Endpoint {
@@ -65,6 +71,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One submission",
             params: DETAIL_PARAMS,
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Submissions)),
         },
         Endpoint {
@@ -72,6 +84,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Scheduled submissions (talks) the caller may see",
             params: LIST_PARAMS,
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params| list(ctx, params, Kind::Talks)),
         },
         Endpoint {
@@ -79,6 +97,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One talk",
             params: DETAIL_PARAMS,
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Talks)),
         },
     ]
