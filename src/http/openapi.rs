@@ -195,11 +195,20 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
         for segment in endpoint.path.split('/') {
             if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
                 path_parameters += 1;
-                parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+                // Numeric ids are plain digits (`params::path_id`; anything else is a 404).
+                let schema = if name == "id" {
+                    json!({"type": "integer", "minimum": 0})
+                } else {
+                    json!({"type": "string"})
+                };
+                parameters
+                    .push(json!({"name": name, "in": "path", "required": true, "schema": schema}));
             }
         }
         for (name, description) in endpoint.params {
+            // An empty value counts as absent (behaviour.md §1).
             let mut parameter = json!({"name": name, "in": "query", "required": false,
+                                       "allowEmptyValue": true,
                                        "description": description, "schema": query_schema(name)});
             if *name == "state" {
                 parameter["style"] = json!("form");
@@ -211,7 +220,7 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
             // The server reads these as non-negative integers (`Params::natural`).
             for (name, description) in PAGINATION {
                 parameters.push(json!({"name": name, "in": "query", "required": false,
-                                       "description": description,
+                                       "allowEmptyValue": true, "description": description,
                                        "schema": {"type": "integer", "minimum": 0}}));
             }
         }
