@@ -12,6 +12,7 @@ mod caching;
 mod cli;
 mod events_pagination;
 mod import_fuzz;
+mod openapi;
 mod queries;
 mod reload;
 mod reviews_rooms_tags;
