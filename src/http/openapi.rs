@@ -174,7 +174,10 @@ fn query_schema(name: &str) -> Value {
         "state" => {
             json!({"type": "array", "items": {"type": "string", "enum": crate::model::SubmissionState::NAMES}})
         }
-        "q" => json!({"type": "string", "maxLength": super::params::MAX_QUERY_CHARS}),
+        // The limit on distinct terms cannot be a JSON schema: it is told.
+        "q" => json!({"type": "string", "maxLength": super::params::MAX_QUERY_CHARS,
+                      "description": format!("At most {} characters and {} distinct terms (a repeated term counts once); more is a 400",
+                                             super::params::MAX_QUERY_CHARS, super::params::MAX_QUERY_TERMS)}),
         _ => json!({"type": "string"}),
     }
 }
