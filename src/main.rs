@@ -264,6 +264,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     base_url,
                     max_page_size: max_page_size as usize,
                     cache_bytes: cache_mb << 20,
+                    ..Config::default()
                 },
             );
             let listener = tokio::net::TcpListener::bind(&listen)

@@ -47,6 +47,9 @@ pub struct Config {
     /// Memory for rendered answers and visible sets, in bytes (0: none
     /// kept; every request renders).
     pub cache_bytes: u64,
+    /// How many lists of big events may be computed at once, each on a
+    /// blocking thread off the async workers (`EventContext::off_workers`).
+    pub cpu_workers: usize,
 }
 
 impl Default for Config {
@@ -55,6 +58,7 @@ impl Default for Config {
             base_url: None,
             max_page_size: 1000,
             cache_bytes: 256 << 20,
+            cpu_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }
@@ -68,6 +72,8 @@ pub struct AppState {
     pub responses: Arc<response_cache::ResponseCache>,
     /// Ordered visible sets of the lists, by data version and class.
     pub visible: Arc<VisibleSets>,
+    /// Permits for CPU-heavy work off the async workers (`Config::cpu_workers`).
+    pub cpu: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -80,6 +86,7 @@ impl AppState {
                 config.cache_bytes - sets_bytes,
             )),
             visible: Arc::new(VisibleSets::new(sets_bytes)),
+            cpu: Arc::new(tokio::sync::Semaphore::new(config.cpu_workers.max(1))),
             config: Arc::new(config),
             metrics: Default::default(),
         }

@@ -50,7 +50,12 @@ fn visible<'a>(ctx: &'a EventContext, access: &crate::domain::access::Access) ->
     questions
 }
 
-async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    ctx.off_workers(move |ctx| list_now(ctx, params)).await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     let terms = params.search_terms();
     let target = params.choice("target", QuestionTarget::ALL);
     let variant = params.choice("variant", QuestionVariant::ALL);
@@ -59,7 +64,7 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
-    let items: Vec<&Question> = visible(&ctx, &access)
+    let items: Vec<&Question> = visible(ctx, &access)
         .into_iter()
         .filter(|q| {
             terms

@@ -30,7 +30,12 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    ctx.off_workers(move |ctx| list_now(ctx, params)).await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     let submission = params.get("submission__code").map(str::to_lowercase);
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;

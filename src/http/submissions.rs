@@ -216,8 +216,14 @@ impl Filters {
     }
 }
 
-async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
-    let filters = Filters::parse(&mut params, &ctx);
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params, kind: Kind) -> ApiResult {
+    ctx.off_workers(move |ctx| list_now(ctx, params, kind))
+        .await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params, kind: Kind) -> ApiResult {
+    let filters = Filters::parse(&mut params, ctx);
     let selector = params.question_selector();
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;

@@ -12,6 +12,7 @@ mod caching;
 mod cli;
 mod events_pagination;
 mod import_fuzz;
+mod isolation;
 mod openapi;
 mod queries;
 mod reload;
