@@ -235,11 +235,24 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
             "200".into(),
             json!({"description": "OK", "content": {"application/json": {"schema": ok_schema}}}),
         );
-        if endpoint.list || !endpoint.params.is_empty() {
+        // Bad query parameters: one key each. A path segment after the
+        // event that is not valid UTF-8 once percent-decoded is refused by
+        // the path extractor with a `detail`.
+        let reads_params = endpoint.list || !endpoint.params.is_empty();
+        let nested = path_parameters > usize::from(in_event);
+        let bad_request = match (reads_params, nested) {
+            (true, false) => Some(reference("BadParameters")),
+            (false, true) => Some(reference("Error")),
+            (true, true) => {
+                Some(json!({"oneOf": [reference("BadParameters"), reference("Error")]}))
+            }
+            (false, false) => None,
+        };
+        if let Some(schema) = bad_request {
             responses.insert(
                 "400".into(),
-                json!({"description": "Bad query parameters: one key per parameter, each with its messages",
-                       "content": {"application/json": {"schema": reference("BadParameters")}}}),
+                json!({"description": "Bad query parameters (one key per parameter, each with its messages), or a path segment that is not UTF-8 (`detail`)",
+                       "content": {"application/json": {"schema": schema}}}),
             );
         }
         responses.insert(
@@ -252,7 +265,6 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
                 error_response("The event does not exist or the caller may not see it"),
             );
         }
-        let nested = path_parameters > usize::from(in_event);
         if endpoint.list || nested {
             responses.insert(
                 "404".into(),

@@ -416,6 +416,16 @@ async fn real_answers_of_every_endpoint_and_role_validate_against_the_document()
                 &reply.body,
                 &format!("{who} {missing}"),
             );
+            // A path segment that is not UTF-8: 400 with a `detail`.
+            let broken = format!("/api/events/{event}/{resource}/%FF/");
+            let reply = client.get(&broken).await;
+            assert_eq!(reply.status, 400, "{who} {broken}");
+            assert_valid(
+                &doc,
+                response_schema(&doc, &detail_path, 400),
+                &reply.body,
+                &format!("{who} {broken}"),
+            );
             // A bad parameter and a page past the end.
             let reply = client
                 .get(&format!("/api/events/{event}/{resource}/?page=x&limit=-1"))
