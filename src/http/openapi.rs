@@ -204,8 +204,14 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
                 } else {
                     json!({"type": "string"})
                 };
-                parameters
-                    .push(json!({"name": name, "in": "path", "required": true, "schema": schema}));
+                let description = match name {
+                    "event" => "The event's slug, in any letter case",
+                    "code" => "The code, in any letter case",
+                    "tag" => "The tag's name, in any letter case (it may contain dots)",
+                    _ => "The id",
+                };
+                parameters.push(json!({"name": name, "in": "path", "required": true,
+                                       "description": description, "schema": schema}));
             }
         }
         for (name, description) in endpoint.params {
@@ -288,6 +294,7 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
             json!({"get": {
                 "summary": endpoint.summary,
                 "operationId": operation_id(endpoint.path),
+                "tags": [tag(endpoint.path)],
                 "parameters": parameters,
                 "responses": responses,
             }}),
@@ -315,6 +322,16 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
         "security": [{}, {"token": []}],
         "paths": paths,
     })
+}
+
+/// The resource an operation belongs to: `submissions`, `events`, or `api`.
+fn tag(path: &str) -> &str {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    match segments.as_slice() {
+        ["api", "events", "{event}", resource, ..] => resource,
+        ["api", "events", ..] => "events",
+        _ => "api",
+    }
 }
 
 /// `/api/events/{event}/submissions/{code}` → `events_event_submissions_code`.
