@@ -287,6 +287,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     max_page_size: max_page_size as usize,
                     response_cache_bytes: cache_mb << 20,
                     list_cache_bytes: list_cache_mb << 20,
+                    ..Config::default()
                 },
             );
             let listener = tokio::net::TcpListener::bind(&listen)

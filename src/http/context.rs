@@ -7,6 +7,7 @@ use std::sync::Arc;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::Uri;
+use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 use super::pagination::Pagination;
@@ -75,7 +76,12 @@ pub struct EventContext {
     pub event: Arc<EventData>,
     pub max_page_size: usize,
     visible: Arc<VisibleSets>,
+    cpu: Arc<Semaphore>,
 }
+
+/// Events with more items than this (submissions, answers, speakers and
+/// reviews together) have their lists computed off the async workers.
+pub const BIG_EVENT_ITEMS: usize = 2_000;
 
 impl FromRequestParts<AppState> for EventContext {
     type Rejection = ApiError;
@@ -92,6 +98,7 @@ impl FromRequestParts<AppState> for EventContext {
             event,
             max_page_size: state.config.max_page_size,
             visible: state.visible.clone(),
+            cpu: state.cpu.clone(),
         })
     }
 }
@@ -110,6 +117,40 @@ fn visible_event(caller: &Caller, slug: &str) -> Result<Arc<EventData>, ApiError
 }
 
 impl EventContext {
+    /// Whether lists of this event are worth computing off the async workers.
+    pub fn is_big(&self) -> bool {
+        let event = &self.event.event;
+        event.submissions.len() + event.answers.len() + event.speakers.len() + event.reviews.len()
+            > BIG_EVENT_ITEMS
+    }
+
+    /// Runs `work` (filtering, searching, rendering a page: CPU only) so
+    /// that it cannot hold up other requests: for a big event, on a
+    /// blocking thread, at most `Config::cpu_workers` at once (the others
+    /// wait for a permit without occupying an async worker); for a small
+    /// one, right here, as handing it off would cost more than it does.
+    /// Requests to small events therefore never wait behind big searches.
+    pub async fn off_workers(
+        self,
+        work: impl FnOnce(&EventContext) -> super::ApiResult + Send + 'static,
+    ) -> super::ApiResult {
+        if !self.is_big() {
+            return work(&self);
+        }
+        let permit = self
+            .cpu
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::Internal("the CPU pool is closed".into()))?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work(&self)
+        })
+        .await
+        .map_err(|err| ApiError::Internal(format!("a list computation failed: {err}")))?
+    }
+
     pub fn access(&self) -> Access<'_> {
         Access::new(&self.event, self.caller.user(), self.caller.now)
     }

@@ -12,6 +12,7 @@ mod events;
 mod exports;
 mod meta;
 mod metrics;
+mod openapi;
 pub mod pagination;
 pub mod params;
 mod questions;
@@ -49,6 +50,9 @@ pub struct Config {
     /// Memory for the lists' visible sets, in bytes (0: every list request
     /// filters its whole list).
     pub list_cache_bytes: u64,
+    /// How many lists of big events may be computed at once, each on a
+    /// blocking thread off the async workers (`EventContext::off_workers`).
+    pub cpu_workers: usize,
 }
 
 impl Default for Config {
@@ -58,6 +62,7 @@ impl Default for Config {
             max_page_size: 1000,
             response_cache_bytes: 192 << 20,
             list_cache_bytes: 64 << 20,
+            cpu_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }
@@ -71,6 +76,8 @@ pub struct AppState {
     pub responses: Arc<response_cache::ResponseCache>,
     /// Ordered visible sets of the lists, by data version and class.
     pub visible: Arc<VisibleSets>,
+    /// Permits for CPU-heavy work off the async workers (`Config::cpu_workers`).
+    pub cpu: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -81,6 +88,7 @@ impl AppState {
                 config.response_cache_bytes,
             )),
             visible: Arc::new(VisibleSets::new(config.list_cache_bytes)),
+            cpu: Arc::new(tokio::sync::Semaphore::new(config.cpu_workers.max(1))),
             config: Arc::new(config),
             metrics: Default::default(),
         }
@@ -96,6 +104,9 @@ pub struct Endpoint {
     pub params: &'static [(&'static str, &'static str)],
     /// A paginated list (adds the pagination parameters and envelope).
     pub list: bool,
+    /// The schema of the 200 body (of each result, for a list), from the
+    /// view type the handler serialises.
+    pub body: openapi::Body,
     pub handler: MethodRouter<AppState>,
 }
 
@@ -187,5 +198,5 @@ pub type ApiResult = Result<Response, error::ApiError>;
 
 /// The OpenAPI 3.1 document of every endpoint.
 pub fn openapi_document() -> serde_json::Value {
-    meta::openapi(&endpoints())
+    openapi::document(&endpoints())
 }

@@ -13,6 +13,8 @@ mod cli;
 mod events_pagination;
 mod exports;
 mod import_fuzz;
+mod isolation;
+mod openapi;
 mod queries;
 mod reload;
 mod reviews_rooms_tags;
