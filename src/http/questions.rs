@@ -64,7 +64,7 @@ fn visible<'a>(
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
-    ctx.off_workers(move |ctx| list_now(ctx, params)).await
+    ctx.off_workers("questions", params, list_now).await
 }
 
 fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {

@@ -218,8 +218,10 @@ impl Filters {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params, kind: Kind) -> ApiResult {
-    ctx.off_workers(move |ctx| list_now(ctx, params, kind))
-        .await
+    ctx.off_workers(kind.list(), params, move |ctx, params| {
+        list_now(ctx, params, kind)
+    })
+    .await
 }
 
 fn list_now(ctx: &EventContext, mut params: Params, kind: Kind) -> ApiResult {
