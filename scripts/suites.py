@@ -7,10 +7,15 @@
 2. Three real pretalx clients (shared/clients/run_real_clients.py) with an
    organiser and a reviewer token on democon.json and client-friendly.json,
    required to match shared/clients/expected/.
-3. The server logs of every run: no ERROR line, no 5xx answer.
+3. The schedule exports oracle (shared/conformance/compare_exports.py) on
+   the same datasets and on shared/exports/democon/dataset.json (what a real
+   pretalx answered), every check must pass; and six real consumers of the
+   exports (shared/clients/export_clients.py) on the latter, required to match
+   shared/clients/expected/exports-democon.json.
+4. The server logs of every run: no ERROR line, no 5xx answer.
 
 Usage: scripts/suites.py --binary target/debug/confapi [--postgres ADMIN_URL]
-       [--clients-python VENV_PYTHON] [--label NAME]
+       [--clients-python VENV_PYTHON] [--export-clients-venvs DIR] [--label NAME]
 The last line is "N passed, N failed" over all checks.
 Standard library only; the clients run in the venv given by --clients-python.
 """
@@ -33,6 +38,10 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 CONFORMANCE = os.path.join(SHARED, "conformance", "conformance.py")
 CLIENTS = os.path.join(SHARED, "clients", "run_real_clients.py")
 VALIDATOR = os.path.join(SHARED, "conformance", "validate_dataset.py")
+COMPARE_EXPORTS = os.path.join(SHARED, "conformance", "compare_exports.py")
+EXPORT_CLIENTS = os.path.join(SHARED, "clients", "export_clients.py")
+EXPORTS_DEMOCON = os.path.join(SHARED, "exports", "democon", "dataset.json")
+EXPORTS_EXPECTED = os.path.join(SHARED, "clients", "expected", "exports-democon.json")
 
 DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
 FRIENDLY = os.path.join(SHARED, "datasets", "client-friendly.json")
@@ -74,6 +83,47 @@ def run_conformance(totals, server, name, dataset, contexts):
         totals.fail(f"conformance {name}: exit status {result.returncode}")
 
 
+def run_exports_oracle(totals, server, name, dataset, contexts):
+    """compare_exports.py: every export of every event, for every caller."""
+    cmd = [sys.executable, COMPARE_EXPORTS, "--against", server.url, "--dataset", dataset]
+    for context in contexts:
+        cmd += ["--context", context]
+    print(f"== exports oracle: {name}", flush=True)
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    output = result.stdout + result.stderr
+    summary = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
+    if not summary:
+        totals.fail(f"exports oracle {name}: no summary line\n{output[-2000:]}")
+        return
+    print(f"   {summary.group(0)}", flush=True)
+    totals.ok(int(summary.group(1)))
+    for line in output.splitlines():
+        if line.startswith("FAIL "):
+            totals.fail(f"exports oracle {name}: {line}")
+    if result.returncode != 0 and not int(summary.group(2)):
+        totals.fail(f"exports oracle {name}: exit status {result.returncode}")
+
+
+def run_export_clients(totals, server, event, expected, venvs):
+    """export_clients.py: six real consumers of the exports (their venvs are
+    made on first use, under `venvs`, since shared/ may be read-only)."""
+    cmd = [sys.executable, EXPORT_CLIENTS, "--base", server.url, "--event", event, "--expect", expected,
+           "--venv", os.path.join(venvs, ".venv-export-clients"),
+           "--pyfahrplan-venv", os.path.join(venvs, ".venv-pyfahrplan")]
+    print(f"== export clients: {event}", flush=True)
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(EXPORT_CLIENTS))
+    output = result.stdout + result.stderr
+    summary = re.search(r"^(\d+) ok, (\d+) failed$", output, re.M)
+    if not summary:
+        totals.fail(f"export clients {event}: no summary line\n{output[-2000:]}")
+        return
+    print(f"   {summary.group(0)}", flush=True)
+    totals.ok(int(summary.group(1)))
+    if result.returncode != 0 or int(summary.group(2)):
+        failing = [l for l in output.splitlines() if l.startswith("FAIL")]
+        totals.fail(f"export clients {event}: " + "; ".join(failing[:10]), int(summary.group(2)) or 1)
+
+
 def token_of(path, email):
     with open(path, encoding="utf-8") as fp:
         doc = json.load(fp)
@@ -106,6 +156,8 @@ def main():
                              "used to create a fresh database per server (default: SQLite files)")
     parser.add_argument("--clients-python", default=None,
                         help="python of a venv with the pinned pretalx clients")
+    parser.add_argument("--export-clients-venvs", default=ROOT, metavar="DIR",
+                        help="where export_clients.py keeps its two venvs (default: the repository)")
     parser.add_argument("--label", default="sqlite")
     args = parser.parse_args()
     args.binary = os.path.abspath(args.binary)
@@ -146,6 +198,15 @@ def main():
         run_conformance(totals, main_server, "democon", DEMOCON, [EDGE, FRIENDLY])
         run_conformance(totals, main_server, "edge", EDGE, [DEMOCON, FRIENDLY])
         run_conformance(totals, main_server, "client-friendly", FRIENDLY, [DEMOCON, EDGE])
+        run_exports_oracle(totals, main_server, "democon", DEMOCON, [EDGE, FRIENDLY])
+        run_exports_oracle(totals, main_server, "edge", EDGE, [DEMOCON, FRIENDLY])
+        run_exports_oracle(totals, main_server, "client-friendly", FRIENDLY, [DEMOCON, EDGE])
+
+        # What a real pretalx answered, as a dataset (its slug is democon too).
+        exports_server = Server(args.binary, db("exports"), workdir, "exports", datasets=[EXPORTS_DEMOCON])
+        servers.append(exports_server)
+        run_exports_oracle(totals, exports_server, "pretalx democon", EXPORTS_DEMOCON, [])
+        run_export_clients(totals, exports_server, "democon", EXPORTS_EXPECTED, args.export_clients_venvs)
 
         # Generated datasets: different seeds and sizes, each on its own server.
         for seed, events, submissions in [(7, 3, 40), (2026, 1, 140)]:
@@ -156,6 +217,7 @@ def main():
             server = Server(args.binary, db(f"demo{seed}"), workdir, f"demo-{seed}", datasets=[path])
             servers.append(server)
             run_conformance(totals, server, f"demo seed {seed}", path, [])
+            run_exports_oracle(totals, server, f"demo seed {seed}", path, [])
 
         if args.clients_python:
             for dataset, event, name in [(DEMOCON, "democon", "democon"), (FRIENDLY, "clientcon", "client-friendly")]:

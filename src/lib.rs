@@ -12,6 +12,7 @@
 pub mod cache;
 pub mod dataset;
 pub mod domain;
+pub mod exports;
 pub mod http;
 pub mod model;
 pub mod storage;

@@ -383,6 +383,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     list_cache_bytes: list_cache_mb << 20,
                     rate_limit,
                     request_timeout: std::time::Duration::from_millis(request_timeout_ms),
+                    ..Config::default()
                 },
             );
             let options = http::server::ServeOptions {

@@ -85,6 +85,20 @@ impl Serialize for I18n {
     }
 }
 
+/// In the API: an object of locale to text, `{}` when empty.
+impl utoipa::PartialSchema for I18n {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .additional_properties(Some(ObjectBuilder::new().schema_type(Type::String)))
+            .description(Some("Translated text: locale to text, `{}` when empty"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for I18n {}
+
 /// Reads the object form, keeping its order (a `HashMap` would lose it).
 impl<'de> Deserialize<'de> for I18n {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -131,6 +145,18 @@ macro_rules! closed_set {
                 Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
             }
         }
+
+        /// In the API: one of the JSON names.
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some(Self::NAMES.iter().copied()))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
     };
 }
 

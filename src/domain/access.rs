@@ -133,6 +133,38 @@ impl<'a> Access<'a> {
             .count()
     }
 
+    /// The schedule is visible to everyone (exports.md "Paths and callers"):
+    /// the event is public, organisers show the schedule, and one is released.
+    pub fn schedule_visible(&self) -> bool {
+        self.data.schedule_public
+    }
+
+    /// The whole-event schedule exports: organisers always (an empty
+    /// schedule without a release), everyone else while the schedule is
+    /// visible.
+    pub fn sees_schedule_exports(&self) -> bool {
+        self.role == Role::Organiser || self.schedule_visible()
+    }
+
+    /// A talk's or speaker's calendar (`talk/{code}.ics`,
+    /// `speaker/{code}/talks.ics`): organisers for any submission or profile
+    /// of the event, everyone else only while the schedule is visible and
+    /// the talk (the speaker) has a visible slot in it.
+    pub fn sees_calendar_of(&self, has_visible_slot: bool) -> bool {
+        self.role == Role::Organiser || (self.schedule_visible() && has_visible_slot)
+    }
+
+    /// Who shares rendered schedule exports: they differ only between
+    /// organisers (who see them always, privately) and everyone else
+    /// (reviewers and other users see what the public sees).
+    pub fn export_class(&self) -> ViewerClass {
+        if self.role == Role::Organiser {
+            ViewerClass::Organiser
+        } else {
+            ViewerClass::Public
+        }
+    }
+
     /// An event is visible when it is public or the caller has a role in it.
     pub fn event_visible(&self) -> bool {
         self.data.event.is_public || self.role != Role::Public

@@ -4,6 +4,7 @@
 //! not even as null.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::model::*;
 
@@ -29,22 +30,30 @@ impl QuestionSelector {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Event)]
 pub struct EventView<'a> {
     pub name: &'a I18n,
     pub slug: &'a str,
     pub is_public: bool,
+    #[schema(format = Date)]
     pub date_from: String,
+    #[schema(required = true, format = Date)]
     pub date_to: Option<String>,
     pub timezone: &'a str,
     pub urls: EventUrls,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = EventUrls)]
 pub struct EventUrls {
+    #[schema(format = Uri)]
     pub base: String,
+    #[schema(format = Uri)]
     pub schedule: String,
+    #[schema(format = Uri)]
     pub login: String,
+    #[schema(format = Uri)]
     pub feed: String,
 }
 
@@ -66,77 +75,103 @@ pub fn event_view<'a>(event: &'a Event, base_url: &str) -> EventView<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = AnswerOption)]
 pub struct OptionView<'a> {
     pub id: i64,
     pub answer: &'a I18n,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = QuestionBrief)]
 pub struct QuestionBrief<'a> {
     pub id: i64,
     pub question: &'a I18n,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<bool>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<QuestionTarget>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<OptionView<'a>>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Answer)]
 pub struct AnswerView<'a> {
     pub id: i64,
     pub question: QuestionBrief<'a>,
     pub answer: &'a str,
+    #[schema(required = true)]
     pub answer_file: Option<&'a str>,
+    #[schema(required = true)]
     pub submission: Option<&'a str>,
+    #[schema(required = true)]
     pub review: Option<i64>,
+    #[schema(required = true)]
     pub person: Option<&'a str>,
     pub options: Vec<OptionView<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Availability)]
 pub struct AvailabilityView {
     pub id: i64,
+    #[schema(format = DateTime)]
     pub start: String,
+    #[schema(format = DateTime)]
     pub end: String,
     #[serde(rename = "allDay")]
     pub all_day: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = SubmissionSpeaker)]
 pub struct SpeakerBrief<'a> {
     pub code: &'a str,
     pub name: &'a str,
     pub biography: &'a str,
+    #[schema(required = true)]
     pub avatar: Option<&'a str>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Slot)]
 pub struct SlotView<'a> {
+    #[schema(required = true, format = DateTime)]
     pub start: Option<String>,
+    #[schema(required = true, format = DateTime)]
     pub end: Option<String>,
+    #[schema(required = true)]
     pub room: Option<&'a I18n>,
+    #[schema(required = true)]
     pub room_id: Option<i64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Resource)]
 pub struct ResourceView<'a> {
     pub resource: &'a str,
     pub description: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Submission)]
 pub struct SubmissionView<'a> {
     pub code: &'a str,
     pub speakers: Vec<SpeakerBrief<'a>>,
     pub title: &'a str,
+    #[schema(required = true)]
     pub submission_type: Option<&'a I18n>,
     pub submission_type_id: i64,
+    #[schema(required = true)]
     pub track: Option<&'a I18n>,
+    #[schema(required = true)]
     pub track_id: Option<i64>,
     pub state: SubmissionState,
     #[serde(rename = "abstract")]
@@ -147,64 +182,87 @@ pub struct SubmissionView<'a> {
     pub do_not_record: bool,
     pub is_featured: bool,
     pub content_locale: &'a str,
+    #[schema(required = true)]
     pub slot: Option<SlotView<'a>>,
+    #[schema(required = true)]
     pub image: Option<&'a str>,
     pub resources: Vec<ResourceView<'a>>,
     pub answers: Vec<AnswerView<'a>>,
+    #[schema(nullable = false, format = DateTime)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created: Option<String>,
+    #[schema(value_type = Option<SubmissionState>)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_state: Option<Option<SubmissionState>>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<&'a str>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_notes: Option<&'a str>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<&'a str>>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tag_ids: Option<Vec<i64>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Speaker)]
 pub struct SpeakerView<'a> {
     pub code: &'a str,
     pub name: &'a str,
     pub biography: &'a str,
     pub submissions: Vec<&'a str>,
+    #[schema(required = true)]
     pub avatar: Option<&'a str>,
     pub answers: Vec<AnswerView<'a>>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<&'a str>,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub availabilities: Option<Vec<AvailabilityView>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Review)]
 pub struct ReviewView<'a> {
     pub id: i64,
     pub submission: &'a str,
+    #[schema(required = true)]
     pub user: Option<&'a str>,
     pub text: &'a str,
+    #[schema(required = true)]
     pub score: Option<f64>,
+    #[schema(format = DateTime)]
     pub created: String,
+    #[schema(format = DateTime)]
     pub updated: String,
     pub answers: Vec<AnswerView<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Room)]
 pub struct RoomView<'a> {
     pub id: i64,
+    #[schema(required = true)]
     pub guid: Option<&'a str>,
     pub name: &'a I18n,
     pub description: &'a I18n,
+    #[schema(required = true)]
     pub capacity: Option<i64>,
+    #[schema(required = true)]
     pub position: Option<i64>,
     pub speaker_info: &'a I18n,
+    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub availabilities: Option<Vec<AvailabilityView>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Tag)]
 pub struct TagView<'a> {
     pub id: i64,
     pub tag: &'a str,
@@ -213,7 +271,8 @@ pub struct TagView<'a> {
     pub is_public: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Question)]
 pub struct QuestionView<'a> {
     pub id: i64,
     pub variant: QuestionVariant,
@@ -221,14 +280,19 @@ pub struct QuestionView<'a> {
     pub question: &'a I18n,
     pub help_text: &'a I18n,
     pub question_required: QuestionRequired,
+    #[schema(required = true, format = DateTime)]
     pub deadline: Option<String>,
     pub required: bool,
     pub read_only: bool,
+    #[schema(required = true, format = DateTime)]
     pub freeze_after: Option<String>,
     pub options: Vec<OptionView<'a>>,
+    #[schema(required = true)]
     pub default_answer: Option<&'a str>,
     pub contains_personal_data: bool,
+    #[schema(required = true)]
     pub min_length: Option<i64>,
+    #[schema(required = true)]
     pub max_length: Option<i64>,
     pub is_public: bool,
     pub is_visible_to_reviewers: bool,
@@ -553,3 +617,34 @@ impl<'a> Renderer<'a> {
         }
     }
 }
+
+/// The fields of a view that only some roles receive (behaviour.md §6; the
+/// rest every role receives). The OpenAPI document describes one closed
+/// variant of the view per role from these, and the tests check real
+/// answers of each role against them.
+pub struct RoleFields {
+    pub reviewer: &'static [&'static str],
+    pub organiser: &'static [&'static str],
+}
+
+pub const SUBMISSION_ROLE_FIELDS: RoleFields = RoleFields {
+    reviewer: &["tags", "tag_ids"],
+    organiser: &[
+        "created",
+        "pending_state",
+        "notes",
+        "internal_notes",
+        "tags",
+        "tag_ids",
+    ],
+};
+
+pub const SPEAKER_ROLE_FIELDS: RoleFields = RoleFields {
+    reviewer: &[],
+    organiser: &["email", "availabilities"],
+};
+
+pub const ROOM_ROLE_FIELDS: RoleFields = RoleFields {
+    reviewer: &[],
+    organiser: &["availabilities"],
+};

@@ -38,6 +38,9 @@ struct Entry {
 
 pub struct VisibleSets {
     sets: moka::sync::Cache<TypedKey, Entry>,
+    /// Lists whose sets were computed lately, keyed by their query without
+    /// pagination: pages of these are cheap (see `EventContext::off_workers`).
+    computed: moka::sync::Cache<SetKey, ()>,
 }
 
 impl VisibleSets {
@@ -53,7 +56,18 @@ impl VisibleSets {
                         .saturating_add(128)
                 })
                 .build(),
+            // Only worth remembering while sets are kept at all.
+            computed: moka::sync::Cache::new(if max_bytes == 0 { 0 } else { 100_000 }),
         }
+    }
+
+    /// Whether a list of this shape was computed lately.
+    pub fn is_computed(&self, shape: &SetKey) -> bool {
+        self.computed.contains_key(shape)
+    }
+
+    pub fn mark_computed(&self, shape: SetKey) {
+        self.computed.insert(shape, ());
     }
 
     /// The set under `key`, computed by `compute` when it is not kept.

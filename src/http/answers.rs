@@ -24,6 +24,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                 ("person", "Speaker code"),
             ],
             list: true,
+            body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -31,6 +32,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One answer",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
             handler: get(detail),
         },
     ]
@@ -46,7 +48,12 @@ fn same_code(value: &Option<String>, wanted: &Option<String>) -> bool {
     }
 }
 
-async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    ctx.off_workers("answers", params, list_now).await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     let terms = params.search_terms();
     let question = params.id("question");
     let review = params.id("review");

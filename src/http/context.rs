@@ -7,6 +7,7 @@ use std::sync::Arc;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::Uri;
+use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 use super::pagination::Pagination;
@@ -75,7 +76,28 @@ pub struct EventContext {
     pub event: Arc<EventData>,
     pub max_page_size: usize,
     visible: Arc<VisibleSets>,
+    cpu: Arc<Semaphore>,
 }
+
+/// Pages of at most this many items are cheap to render.
+pub const CHEAP_PAGE_ITEMS: usize = 100;
+
+const PAGINATION_PARAMS: [&str; 4] = ["page", "page_size", "limit", "offset"];
+
+/// The page asks for at most [`CHEAP_PAGE_ITEMS`] items (or an invalid
+/// size, which is an error answered at once).
+fn cheap_page(params: &Params) -> bool {
+    ["page_size", "limit"].iter().all(|name| {
+        params
+            .get(name)
+            .and_then(|v| v.parse::<usize>().ok())
+            .is_none_or(|size| size <= CHEAP_PAGE_ITEMS)
+    })
+}
+
+/// Events with more items than this (submissions, answers, speakers and
+/// reviews together) have their lists computed off the async workers.
+pub const BIG_EVENT_ITEMS: usize = 2_000;
 
 impl FromRequestParts<AppState> for EventContext {
     type Rejection = ApiError;
@@ -92,6 +114,7 @@ impl FromRequestParts<AppState> for EventContext {
             event,
             max_page_size: state.config.max_page_size,
             visible: state.visible.clone(),
+            cpu: state.cpu.clone(),
         })
     }
 }
@@ -110,6 +133,75 @@ fn visible_event(caller: &Caller, slug: &str) -> Result<Arc<EventData>, ApiError
 }
 
 impl EventContext {
+    /// Whether lists of this event are worth computing off the async workers.
+    pub fn is_big(&self) -> bool {
+        let event = &self.event.event;
+        event.submissions.len() + event.answers.len() + event.speakers.len() + event.reviews.len()
+            > BIG_EVENT_ITEMS
+    }
+
+    /// Runs `work` (filtering, searching, rendering a page: CPU only) so
+    /// that it cannot hold up other requests: for a big event, on a
+    /// blocking thread, at most `Config::cpu_workers` at once (the others
+    /// wait for a permit without occupying an async worker); for a small
+    /// one, right here, as handing it off would cost more than it does.
+    /// Requests to small events therefore never wait behind big searches.
+    ///
+    /// A page of a list whose visible set this class has already computed
+    /// (same filters and search, this data version) is a slice and at most
+    /// [`CHEAP_PAGE_ITEMS`] renders: it runs right here too, since the hop
+    /// to a blocking thread would cost a third of its throughput.
+    pub async fn off_workers(
+        self,
+        list: &'static str,
+        params: Params,
+        work: impl FnOnce(&EventContext, Params) -> super::ApiResult + Send + 'static,
+    ) -> super::ApiResult {
+        if !self.is_big() {
+            return work(&self, params);
+        }
+        let shape = self.list_shape(list, &params);
+        if cheap_page(&params) && self.visible.is_computed(&shape) {
+            return work(&self, params);
+        }
+        let permit = self
+            .cpu
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::Internal("the CPU pool is closed".into()))?;
+        let visible = self.visible.clone();
+        let result = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work(&self, params)
+        })
+        .await
+        .map_err(|err| ApiError::Internal(format!("a list computation failed: {err}")))?;
+        if result.is_ok() {
+            visible.mark_computed(shape);
+        }
+        result
+    }
+
+    /// The list as this class asks for it, pages aside: the query's pairs
+    /// without the pagination parameters, in order.
+    fn list_shape(&self, list: &'static str, params: &Params) -> SetKey {
+        let filters = params
+            .pairs
+            .iter()
+            .filter(|(k, _)| !PAGINATION_PARAMS.contains(&k.as_str()))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&");
+        SetKey {
+            version: self.caller.catalog.version.clone(),
+            event: self.event.event.slug.to_lowercase(),
+            class: self.access().viewer_class(),
+            list,
+            filters,
+        }
+    }
+
     pub fn access(&self) -> Access<'_> {
         Access::new(&self.event, self.caller.user(), self.caller.now)
     }
@@ -176,5 +268,27 @@ impl Caller {
             &self.link_base,
             params,
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_of_up_to_a_hundred_items_are_cheap() {
+        for query in [
+            "",
+            "page=4000",
+            "page_size=100",
+            "limit=20&offset=99999",
+            "page_size=abc",
+            "page_size=",
+        ] {
+            assert!(cheap_page(&Params::parse(query)), "{query}");
+        }
+        for query in ["page_size=101", "limit=1000", "page_size=20&limit=500"] {
+            assert!(!cheap_page(&Params::parse(query)), "{query}");
+        }
     }
 }

@@ -9,6 +9,13 @@ use serde_json::json;
 
 use crate::storage::StoreError;
 
+/// The body of every error but bad parameters: `{"detail": "..."}`.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    pub detail: String,
+}
+
 #[derive(Debug)]
 pub enum ApiError {
     /// A bad or unknown token, or a malformed `Authorization` header.

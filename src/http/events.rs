@@ -17,6 +17,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Events visible to the caller, newest first",
             params: &[],
             list: true,
+            body: super::openapi::view::<crate::domain::views::EventView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -24,6 +25,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One event",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::EventView<'static>>,
             handler: get(detail),
         },
     ]

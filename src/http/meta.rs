@@ -3,7 +3,9 @@
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::json;
+use utoipa::ToSchema;
 
 use super::context::Caller;
 use super::{json, ApiResult, Endpoint};
@@ -15,6 +17,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "The endpoints of this API",
             params: &[],
             list: false,
+            body: super::openapi::view::<Root>,
             handler: get(root),
         },
         Endpoint {
@@ -22,6 +25,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "The caller (nulls when anonymous)",
             params: &[],
             list: false,
+            body: super::openapi::view::<Me>,
             handler: get(me),
         },
         Endpoint {
@@ -29,32 +33,68 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "This API as an OpenAPI 3.1 document",
             params: &[],
             list: false,
+            body: |_| {
+                json!({"type": "object", "required": ["openapi", "info", "paths", "components"],
+                             "properties": {"openapi": {"const": "3.1.0"}},
+                             "description": "An OpenAPI 3.1 document"})
+            },
             handler: get(openapi_handler),
         },
     ]
 }
 
+/// `GET /api/`.
+#[derive(Serialize, ToSchema)]
+struct Root {
+    name: &'static str,
+    version: &'static str,
+    documentation: &'static str,
+    endpoints: Vec<EndpointSummary>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct EndpointSummary {
+    path: String,
+    summary: &'static str,
+}
+
+/// `GET /api/me`: the caller, nulls when anonymous.
+#[derive(Serialize, ToSchema)]
+struct Me<'a> {
+    #[schema(required = true)]
+    name: Option<&'a str>,
+    #[schema(required = true)]
+    email: Option<&'a str>,
+    #[schema(required = true)]
+    locale: Option<&'a str>,
+    #[schema(required = true)]
+    timezone: Option<&'a str>,
+}
+
 async fn root() -> ApiResult {
-    let endpoints: Vec<Value> = super::endpoints()
+    let endpoints = super::endpoints()
         .iter()
-        .map(|e| json!({"path": format!("{}/", e.path), "summary": e.summary}))
+        .map(|e| EndpointSummary {
+            path: format!("{}/", e.path),
+            summary: e.summary,
+        })
         .collect();
-    Ok(json(&json!({
-        "name": "confapi",
-        "version": env!("CARGO_PKG_VERSION"),
-        "documentation": "/api/openapi.json",
-        "endpoints": endpoints,
-    })))
+    Ok(json(&Root {
+        name: "confapi",
+        version: env!("CARGO_PKG_VERSION"),
+        documentation: "/api/openapi.json",
+        endpoints,
+    }))
 }
 
 async fn me(caller: Caller) -> ApiResult {
-    let body = match caller.user() {
-        Some(user) => {
-            json!({"name": user.name, "email": user.email, "locale": user.locale, "timezone": user.timezone})
-        }
-        None => json!({"name": null, "email": null, "locale": null, "timezone": null}),
-    };
-    Ok(json(&body))
+    let user = caller.user();
+    Ok(json(&Me {
+        name: user.map(|u| u.name.as_str()),
+        email: user.map(|u| u.email.as_str()),
+        locale: user.map(|u| u.locale.as_str()),
+        timezone: user.map(|u| u.timezone.as_str()),
+    }))
 }
 
 async fn openapi_handler() -> ApiResult {
@@ -78,132 +118,5 @@ pub async fn readyz(
     match state.cache.ready() {
         Ok(()) => json(&json!({"status": "ready"})),
         Err(err) => super::error::ApiError::from(err).into_response(),
-    }
-}
-
-const PAGINATION: [(&str, &str); 4] = [
-    ("page", "1-based page number (page style)"),
-    ("page_size", "Items per page in the page style"),
-    ("limit", "Items per page (limit/offset style)"),
-    ("offset", "Items to skip (limit/offset style)"),
-];
-
-/// The schema of a filter parameter, as the handlers read it
-/// (`Params::id` and `Params::boolean`); the others are free text.
-fn query_schema(name: &str) -> Value {
-    match name {
-        "question" | "review" | "submission_type" => json!({"type": "integer", "minimum": 0}),
-        "is_public" | "is_visible_to_reviewers" | "is_featured" => json!({"type": "boolean"}),
-        "target" => json!({"type": "string", "enum": crate::model::QuestionTarget::NAMES}),
-        "variant" => json!({"type": "string", "enum": crate::model::QuestionVariant::NAMES}),
-        "questions" => json!({"type": "string", "pattern": "^(|all|[0-9]+(,[0-9]+)*)$"}),
-        "state" => {
-            json!({"type": "array", "items": {"type": "string", "enum": crate::model::SubmissionState::NAMES}})
-        }
-        _ => json!({"type": "string"}),
-    }
-}
-
-/// Builds the OpenAPI document from the endpoint list.
-pub fn openapi(endpoints: &[Endpoint]) -> Value {
-    let mut paths = Map::new();
-    for endpoint in endpoints {
-        let mut parameters: Vec<Value> = Vec::new();
-        for segment in endpoint.path.split('/') {
-            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
-            }
-        }
-        for (name, description) in endpoint.params {
-            parameters.push(json!({"name": name, "in": "query", "required": false,
-                                   "description": description, "schema": query_schema(name)}));
-        }
-        if endpoint.list {
-            // The server reads these as non-negative integers (`Params::natural`);
-            // declared so, clients and fuzzers send what it accepts.
-            for (name, description) in PAGINATION {
-                parameters.push(json!({"name": name, "in": "query", "required": false,
-                                       "description": description,
-                                       "schema": {"type": "integer", "minimum": 0}}));
-            }
-        }
-        let ok_schema = if endpoint.list {
-            json!({"$ref": "#/components/schemas/Page"})
-        } else {
-            json!({"type": "object"})
-        };
-        paths.insert(
-            format!("{}/", endpoint.path),
-            json!({"get": {
-                "summary": endpoint.summary,
-                "parameters": parameters,
-                "responses": {
-                    "200": {"description": "OK", "content": {"application/json": {"schema": ok_schema}}},
-                    "400": {"$ref": "#/components/responses/BadParameters"},
-                    "401": {"$ref": "#/components/responses/Error"},
-                    "403": {"$ref": "#/components/responses/Error"},
-                    "404": {"$ref": "#/components/responses/Error"},
-                    // Any request answers 503 while the database is unreachable.
-                    "503": {"$ref": "#/components/responses/Error"},
-                }
-            }}),
-        );
-    }
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "confapi",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "Read API of a conference call-for-proposals and scheduling system, compatible with the pretalx API. Every path also works without its trailing slash.",
-        },
-        "components": {
-            "securitySchemes": {"token": {"type": "apiKey", "in": "header", "name": "Authorization",
-                                           "description": "`Token <key>`, `Bearer <key>` or the bare key"}},
-            "schemas": {
-                "Page": {"type": "object", "required": ["count", "next", "previous", "results"], "properties": {
-                    "count": {"type": "integer"},
-                    "next": {"type": ["string", "null"], "format": "uri"},
-                    "previous": {"type": ["string", "null"], "format": "uri"},
-                    "results": {"type": "array", "items": {"type": "object"}},
-                }},
-                "Error": {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}},
-            },
-            "responses": {
-                "Error": {"description": "Error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                "BadParameters": {"description": "Bad query parameters, one key each",
-                    "content": {"application/json": {"schema": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}}}},
-            },
-        },
-        "security": [{}, {"token": []}],
-        "paths": paths,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn pagination_parameters_are_declared_as_non_negative_integers() {
-        let document = super::super::openapi_document();
-        assert_eq!(
-            document["paths"]["/api/events/{event}/submissions/"]["get"]["responses"]["503"]
-                ["$ref"],
-            "#/components/responses/Error"
-        );
-        let parameters =
-            &document["paths"]["/api/events/{event}/submissions/"]["get"]["parameters"];
-        for name in ["page", "page_size", "limit", "offset"] {
-            let parameter = parameters
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|p| p["name"] == name)
-                .unwrap_or_else(|| panic!("{name} is not declared"));
-            assert_eq!(parameter["in"], "query");
-            assert_eq!(parameter["required"], false);
-            assert_eq!(
-                parameter["schema"],
-                serde_json::json!({"type": "integer", "minimum": 0})
-            );
-        }
     }
 }

@@ -9,8 +9,10 @@ mod answers;
 mod context;
 pub mod error;
 mod events;
+mod exports;
 mod meta;
 mod metrics;
+mod openapi;
 pub mod pagination;
 pub mod params;
 mod questions;
@@ -51,6 +53,9 @@ pub struct Config {
     /// Memory for the lists' visible sets, in bytes (0: every list request
     /// filters its whole list).
     pub list_cache_bytes: u64,
+    /// How many lists of big events may be computed at once, each on a
+    /// blocking thread off the async workers (`EventContext::off_workers`).
+    pub cpu_workers: usize,
     /// Requests per second per token, or per client address for anonymous
     /// callers and bad tokens (None: no limit).
     pub rate_limit: Option<NonZeroU32>,
@@ -65,6 +70,7 @@ impl Default for Config {
             max_page_size: 1000,
             response_cache_bytes: 192 << 20,
             list_cache_bytes: 64 << 20,
+            cpu_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             rate_limit: None,
             request_timeout: Duration::from_secs(30),
         }
@@ -91,6 +97,8 @@ pub struct AppState {
     pub responses: Arc<response_cache::ResponseCache>,
     /// Ordered visible sets of the lists, by data version and class.
     pub visible: Arc<VisibleSets>,
+    /// Permits for CPU-heavy work off the async workers (`Config::cpu_workers`).
+    pub cpu: Arc<tokio::sync::Semaphore>,
     /// `--rate-limit`: one budget per caller.
     pub limiter: Option<Arc<RateLimiter>>,
     /// Set on SIGTERM: `/readyz` answers 503 and every answer closes its
@@ -106,6 +114,7 @@ impl AppState {
                 config.response_cache_bytes,
             )),
             visible: Arc::new(VisibleSets::new(config.list_cache_bytes)),
+            cpu: Arc::new(tokio::sync::Semaphore::new(config.cpu_workers.max(1))),
             limiter: config
                 .rate_limit
                 .map(|n| Arc::new(RateLimiter::keyed(governor::Quota::per_second(n)))),
@@ -125,6 +134,9 @@ pub struct Endpoint {
     pub params: &'static [(&'static str, &'static str)],
     /// A paginated list (adds the pagination parameters and envelope).
     pub list: bool,
+    /// The schema of the 200 body (of each result, for a list), from the
+    /// view type the handler serialises.
+    pub body: openapi::Body,
     pub handler: MethodRouter<AppState>,
 }
 
@@ -152,6 +164,7 @@ pub fn router(state: AppState) -> Router {
             .route(&format!("{}/", endpoint.path), endpoint.handler);
     }
     let router = router
+        .merge(exports::routes())
         .route("/healthz", axum::routing::get(meta::healthz))
         .route("/healthz/", axum::routing::get(meta::healthz))
         .route("/readyz", axum::routing::get(meta::readyz))
@@ -225,7 +238,7 @@ pub type ApiResult = Result<Response, error::ApiError>;
 
 /// The OpenAPI 3.1 document of every endpoint.
 pub fn openapi_document() -> serde_json::Value {
-    meta::openapi(&endpoints())
+    openapi::document(&endpoints())
 }
 
 #[cfg(test)]

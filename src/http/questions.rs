@@ -23,6 +23,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                 ("is_visible_to_reviewers", "true or false"),
             ],
             list: true,
+            body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -30,6 +31,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One question",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
             handler: get(detail),
         },
     ]
@@ -60,7 +62,12 @@ fn visible<'a>(
     questions
 }
 
-async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    ctx.off_workers("questions", params, list_now).await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     let terms = params.search_terms();
     let target = params.choice("target", QuestionTarget::ALL);
     let variant = params.choice("variant", QuestionVariant::ALL);
@@ -69,7 +76,7 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
-    let items: Vec<&Question> = visible(&ctx, &access, terms.as_deref())
+    let items: Vec<&Question> = visible(ctx, &access, terms.as_deref())
         .into_iter()
         .filter(|q| target.is_none_or(|t| t == q.target))
         .filter(|q| variant.is_none_or(|v| v == q.variant))

@@ -47,6 +47,9 @@ pub struct Rendered {
     digest: String,
     gzip: OnceLock<Bytes>,
     brotli: OnceLock<Bytes>,
+    /// Headers sent with every copy (e.g. `Content-Disposition`,
+    /// `Last-Modified`, `Cache-Control`).
+    headers: HeaderMap,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,6 +110,7 @@ impl Encoding {
 pub struct Revalidation {
     pub encoding: Encoding,
     pub if_none_match: Vec<HeaderValue>,
+    pub if_modified_since: Option<HeaderValue>,
 }
 
 impl Revalidation {
@@ -118,8 +122,15 @@ impl Revalidation {
                 .iter()
                 .cloned()
                 .collect(),
+            if_modified_since: headers.get(header::IF_MODIFIED_SINCE).cloned(),
         }
     }
+}
+
+/// An HTTP-date (RFC 9110 §5.6.7, IMF-fixdate or RFC 850's GMT forms that
+/// RFC 2822 parsing accepts).
+fn http_date(value: &HeaderValue) -> Option<chrono::DateTime<chrono::FixedOffset>> {
+    chrono::DateTime::parse_from_rfc2822(value.to_str().ok()?.trim()).ok()
 }
 
 impl Rendered {
@@ -130,13 +141,25 @@ impl Rendered {
             identity: body,
             gzip: OnceLock::new(),
             brotli: OnceLock::new(),
+            headers: HeaderMap::new(),
         }
+    }
+
+    /// The same, with headers sent with every copy.
+    pub fn with_headers(mut self, headers: HeaderMap) -> Self {
+        self.headers = headers;
+        self
     }
 
     /// Memory an entry may come to hold, with both compressed bodies
     /// (JSON compresses to well under half; counted as half).
     fn weight(&self, key: &ResponseKey) -> u32 {
-        let size = self.identity.len() + self.identity.len() / 2 + key.target.len() + 256;
+        let headers: usize = self
+            .headers
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len())
+            .sum();
+        let size = self.identity.len() + self.identity.len() / 2 + key.target.len() + headers + 256;
         u32::try_from(size).unwrap_or(u32::MAX)
     }
 
@@ -163,17 +186,29 @@ impl Rendered {
 
     /// The answer in the caller's encoding, or `304 Not Modified` when
     /// `If-None-Match` names this content in any encoding (RFC 9110
-    /// §13.1.2: weak comparison, lists and `*`).
+    /// §13.1.2: weak comparison, lists and `*`); without `If-None-Match`,
+    /// when the entry has a `Last-Modified` no later than `If-Modified-Since`
+    /// (§13.1.3).
     pub fn respond(&self, request: &Revalidation) -> Response {
         let (encoding, body) = self.body(request.encoding);
         let etag = self.etag(encoding);
-        let not_modified = request
-            .if_none_match
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .map(|tag| tag.trim().trim_start_matches("W/"))
-            .any(|tag| tag == "*" || Encoding::ALL.iter().any(|&e| tag == self.etag(e)));
+        let not_modified = if request.if_none_match.is_empty() {
+            match (
+                self.headers.get(header::LAST_MODIFIED).and_then(http_date),
+                request.if_modified_since.as_ref().and_then(http_date),
+            ) {
+                (Some(modified), Some(since)) => modified <= since,
+                _ => false,
+            }
+        } else {
+            request
+                .if_none_match
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .map(|tag| tag.trim().trim_start_matches("W/"))
+                .any(|tag| tag == "*" || Encoding::ALL.iter().any(|&e| tag == self.etag(e)))
+        };
         let mut response = if not_modified {
             let mut response = Response::new(Body::empty());
             *response.status_mut() = StatusCode::NOT_MODIFIED;
@@ -182,6 +217,9 @@ impl Rendered {
             Response::new(Body::from(body))
         };
         let headers = response.headers_mut();
+        for (name, value) in &self.headers {
+            headers.insert(name, value.clone());
+        }
         headers.insert(header::CONTENT_TYPE, self.content_type.clone());
         headers.insert(
             header::ETAG,

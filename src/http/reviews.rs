@@ -16,6 +16,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Reviews the caller may see, by creation time",
             params: &[("submission__code", "Only reviews of this submission")],
             list: true,
+            body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -23,12 +24,18 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One review",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
             handler: get(detail),
         },
     ]
 }
 
-async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    ctx.off_workers("reviews", params, list_now).await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     let submission = params.get("submission__code").map(str::to_lowercase);
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;

@@ -19,6 +19,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Rooms by position (default page size 100)",
             params: &[],
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::RoomView<'static>>(
+                    s,
+                    &crate::domain::views::ROOM_ROLE_FIELDS,
+                )
+            },
             handler: get(list),
         },
         Endpoint {
@@ -26,6 +32,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One room",
             params: &[],
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::RoomView<'static>>(
+                    s,
+                    &crate::domain::views::ROOM_ROLE_FIELDS,
+                )
+            },
             handler: get(detail),
         },
     ]

@@ -27,6 +27,12 @@ pub fn endpoints() -> Vec<Endpoint> {
                 ),
             ],
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
+                    s,
+                    &crate::domain::views::SPEAKER_ROLE_FIELDS,
+                )
+            },
             handler: get(list),
         },
         Endpoint {
@@ -37,12 +43,23 @@ pub fn endpoints() -> Vec<Endpoint> {
                 "`all` or comma-separated question ids: include those answers",
             )],
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
+                    s,
+                    &crate::domain::views::SPEAKER_ROLE_FIELDS,
+                )
+            },
             handler: get(detail),
         },
     ]
 }
 
-async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    ctx.off_workers("speakers", params, list_now).await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     let selector = params.question_selector();
     let terms = params.search_terms();
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);

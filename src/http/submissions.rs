@@ -58,6 +58,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Submissions the caller may see",
             params: LIST_PARAMS,
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params| list(ctx, params, Kind::Submissions)),
         },
         Endpoint {
@@ -65,6 +71,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One submission",
             params: DETAIL_PARAMS,
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Submissions)),
         },
         Endpoint {
@@ -72,6 +84,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Scheduled submissions (talks) the caller may see",
             params: LIST_PARAMS,
             list: true,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params| list(ctx, params, Kind::Talks)),
         },
         Endpoint {
@@ -79,6 +97,12 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One talk",
             params: DETAIL_PARAMS,
             list: false,
+            body: |s| {
+                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                    s,
+                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                )
+            },
             handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Talks)),
         },
     ]
@@ -192,8 +216,16 @@ impl Filters {
     }
 }
 
-async fn list(ctx: EventContext, mut params: Params, kind: Kind) -> ApiResult {
-    let filters = Filters::parse(&mut params, &ctx);
+/// Off the async workers for big events (`EventContext::off_workers`).
+async fn list(ctx: EventContext, params: Params, kind: Kind) -> ApiResult {
+    ctx.off_workers(kind.list(), params, move |ctx, params| {
+        list_now(ctx, params, kind)
+    })
+    .await
+}
+
+fn list_now(ctx: &EventContext, mut params: Params, kind: Kind) -> ApiResult {
+    let filters = Filters::parse(&mut params, ctx);
     let selector = params.question_selector();
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;

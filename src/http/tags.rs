@@ -17,6 +17,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "Tags (organisers and reviewers; empty for the public)",
             params: &[],
             list: true,
+            body: super::openapi::view::<crate::domain::views::TagView<'static>>,
             handler: get(list),
         },
         Endpoint {
@@ -24,6 +25,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             summary: "One tag, by its name (case-insensitive)",
             params: &[],
             list: false,
+            body: super::openapi::view::<crate::domain::views::TagView<'static>>,
             handler: get(detail),
         },
     ]

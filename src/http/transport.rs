@@ -203,6 +203,17 @@ fn response_key(
     now: Timestamp,
 ) -> Option<ResponseKey> {
     let user = user_code.and_then(|code| catalog.user(code));
+    if let Some(slug) = super::exports::event_slug(uri) {
+        // The exports differ only between organisers and everyone else.
+        let event = catalog.event(&slug)?;
+        return Some(ResponseKey {
+            version: catalog.version.clone(),
+            class: Access::new(event, user, now).export_class(),
+            clock_epoch: 0,
+            base_url: base_url.to_string(),
+            target: target_of(uri),
+        });
+    }
     let (class, clock_epoch) = match event_slug(uri) {
         Some(slug) => {
             let event = catalog.event(&slug)?;
@@ -230,11 +241,23 @@ fn response_key(
         class,
         clock_epoch,
         base_url: base_url.to_string(),
-        target: uri
-            .path_and_query()
-            .map_or_else(|| uri.path().to_string(), |pq| pq.as_str().to_string()),
+        target: target_of(uri),
     })
 }
+
+/// Path and query as sent.
+fn target_of(uri: &Uri) -> String {
+    uri.path_and_query()
+        .map_or_else(|| uri.path().to_string(), |pq| pq.as_str().to_string())
+}
+
+/// Headers of a handler's answer that belong to its bytes and are sent
+/// with every copy (the exports' file name, release time and privacy).
+const KEPT_HEADERS: [header::HeaderName; 3] = [
+    header::CONTENT_DISPOSITION,
+    header::LAST_MODIFIED,
+    header::CACHE_CONTROL,
+];
 
 /// A handler's `200` answer, read whole, ready to be sent in any encoding.
 async fn rendered(response: Response) -> Result<Rendered, ApiError> {
@@ -247,7 +270,13 @@ async fn rendered(response: Response) -> Result<Rendered, ApiError> {
         .get(header::CONTENT_TYPE)
         .cloned()
         .unwrap_or_else(|| HeaderValue::from_static("application/json"));
-    Ok(Rendered::new(content_type, bytes))
+    let mut kept = HeaderMap::new();
+    for name in KEPT_HEADERS {
+        if let Some(value) = parts.headers.get(&name) {
+            kept.insert(name, value.clone());
+        }
+    }
+    Ok(Rendered::new(content_type, bytes).with_headers(kept))
 }
 
 /// `Token <key>`, `Bearer <key>` (keyword in any case) or a bare key.

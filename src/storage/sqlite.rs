@@ -162,7 +162,9 @@ impl SqliteStore {
         // The scan filled this connection's page cache (sized for imports)
         // with pages nobody reads again: give the memory back, or a server
         // keeps up to 64 MiB per connection for nothing.
-        sqlx::query("PRAGMA shrink_memory").execute(&mut *tx.0).await?;
+        sqlx::query("PRAGMA shrink_memory")
+            .execute(&mut *tx.0)
+            .await?;
         tx.0.commit().await?;
         Ok(loaded)
     }
