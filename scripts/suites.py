@@ -63,45 +63,35 @@ class Totals:
         print(f"FAILED: {message}", flush=True)
 
 
-def run_conformance(totals, server, name, dataset, contexts):
-    cmd = [sys.executable, CONFORMANCE, "--against", server.url, "--dataset", dataset]
+def run_oracle_script(totals, label, script, server, name, dataset, contexts):
+    """An oracle script of shared/conformance against the server: its
+    summary line counts, each FAIL line is a problem."""
+    cmd = [sys.executable, script, "--against", server.url, "--dataset", dataset]
     for context in contexts:
         cmd += ["--context", context]
-    print(f"== conformance: {name}", flush=True)
+    print(f"== {label}: {name}", flush=True)
     result = subprocess.run(cmd, capture_output=True, text=True)
     output = result.stdout + result.stderr
     summary = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
     if not summary:
-        totals.fail(f"conformance {name}: no summary line\n{output[-2000:]}")
+        totals.fail(f"{label} {name}: no summary line\n{output[-2000:]}")
         return
     print(f"   {summary.group(0)}", flush=True)
     totals.ok(int(summary.group(1)))
     for line in output.splitlines():
         if line.startswith("FAIL "):
-            totals.fail(f"conformance {name}: {line}")
+            totals.fail(f"{label} {name}: {line}")
     if result.returncode != 0 and not int(summary.group(2)):
-        totals.fail(f"conformance {name}: exit status {result.returncode}")
+        totals.fail(f"{label} {name}: exit status {result.returncode}")
+
+
+def run_conformance(totals, server, name, dataset, contexts):
+    run_oracle_script(totals, "conformance", CONFORMANCE, server, name, dataset, contexts)
 
 
 def run_exports_oracle(totals, server, name, dataset, contexts):
     """compare_exports.py: every export of every event, for every caller."""
-    cmd = [sys.executable, COMPARE_EXPORTS, "--against", server.url, "--dataset", dataset]
-    for context in contexts:
-        cmd += ["--context", context]
-    print(f"== exports oracle: {name}", flush=True)
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    output = result.stdout + result.stderr
-    summary = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
-    if not summary:
-        totals.fail(f"exports oracle {name}: no summary line\n{output[-2000:]}")
-        return
-    print(f"   {summary.group(0)}", flush=True)
-    totals.ok(int(summary.group(1)))
-    for line in output.splitlines():
-        if line.startswith("FAIL "):
-            totals.fail(f"exports oracle {name}: {line}")
-    if result.returncode != 0 and not int(summary.group(2)):
-        totals.fail(f"exports oracle {name}: exit status {result.returncode}")
+    run_oracle_script(totals, "exports oracle", COMPARE_EXPORTS, server, name, dataset, contexts)
 
 
 def run_export_clients(totals, server, event, expected, venvs):
