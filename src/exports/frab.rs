@@ -90,14 +90,8 @@ fn xml_event(out: &mut String, s: &ExportSchedule, ts: &TalkSlot, room_name: &st
     let sub = ts.sub;
     let Some(start) = ts.start else { return };
     let local = start.with_timezone(&s.data.tz);
-    let kind = s
-        .data
-        .submission_type(sub.submission_type)
-        .map_or("", |t| s.tr(&t.name));
-    let track = sub
-        .track
-        .and_then(|t| s.data.track(t))
-        .map_or("", |t| s.tr(&t.name));
+    let kind = s.type_name(sub);
+    let track = s.track_name(sub).unwrap_or("");
     let url = s.talk_url(&sub.code);
     let e = "        ";
     out.push_str("      <event guid=\"");
@@ -333,14 +327,8 @@ fn json_talk<'a>(
 ) -> Option<JsonTalk<'a>> {
     let sub = ts.sub;
     let local = ts.start?.with_timezone(&s.data.tz);
-    let kind = s
-        .data
-        .submission_type(sub.submission_type)
-        .map_or("", |t| s.tr(&t.name));
-    let track = sub
-        .track
-        .and_then(|t| s.data.track(t))
-        .map(|t| s.tr(&t.name));
+    let kind = s.type_name(sub);
+    let track = s.track_name(sub);
     let persons = sub
         .speakers
         .iter()
@@ -410,10 +398,7 @@ pub fn xcal(s: &ExportSchedule) -> Vec<u8> {
                     continue;
                 };
                 let minutes = s.slot_minutes(ts).max(0);
-                let kind = s
-                    .data
-                    .submission_type(sub.submission_type)
-                    .map_or("", |t| s.tr(&t.name));
+                let kind = s.type_name(sub);
                 out.push_str("    <vevent>\n      <method>PUBLISH</method>\n");
                 element(
                     &mut out,

@@ -189,6 +189,20 @@ impl<'a> ExportSchedule<'a> {
     }
 
     /// An i18n value in the event's language, else its first translation.
+    /// The name of a submission's type ("" when the type is unknown).
+    pub fn type_name(&self, sub: &Submission) -> &'a str {
+        self.data
+            .submission_type(sub.submission_type)
+            .map_or("", |t| self.tr(&t.name))
+    }
+
+    /// The name of a submission's track, if it has one.
+    pub fn track_name(&self, sub: &Submission) -> Option<&'a str> {
+        sub.track
+            .and_then(|t| self.data.track(t))
+            .map(|t| self.tr(&t.name))
+    }
+
     pub fn tr<'v>(&self, value: &'v I18n) -> &'v str {
         value
             .0
