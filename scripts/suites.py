@@ -102,16 +102,22 @@ def run_export_clients(totals, server, event, expected, venvs):
            "--pyfahrplan-venv", os.path.join(venvs, ".venv-pyfahrplan")]
     print(f"== export clients: {event}", flush=True)
     result = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(EXPORT_CLIENTS))
+    record_clients(totals, f"export clients {event}", result, r"^(\d+) ok, (\d+) failed$",
+                   lambda line: line.startswith("FAIL"))
+
+
+def record_clients(totals, label, result, summary_pattern, is_failure):
+    """A client run's summary line counts; any failure names its lines."""
     output = result.stdout + result.stderr
-    summary = re.search(r"^(\d+) ok, (\d+) failed$", output, re.M)
+    summary = re.search(summary_pattern, output, re.M)
     if not summary:
-        totals.fail(f"export clients {event}: no summary line\n{output[-2000:]}")
+        totals.fail(f"{label}: no summary line\n{output[-2000:]}")
         return
     print(f"   {summary.group(0)}", flush=True)
     totals.ok(int(summary.group(1)))
     if result.returncode != 0 or int(summary.group(2)):
-        failing = [l for l in output.splitlines() if l.startswith("FAIL")]
-        totals.fail(f"export clients {event}: " + "; ".join(failing[:10]), int(summary.group(2)) or 1)
+        failing = [line for line in output.splitlines() if is_failure(line)]
+        totals.fail(f"{label}: " + "; ".join(failing[:10]), int(summary.group(2)) or 1)
 
 
 def token_of(path, email):
@@ -126,16 +132,8 @@ def run_clients(totals, python, server, dataset, event, who, email, expected):
     print(f"== real clients: {event} as {who}", flush=True)
     result = subprocess.run([python, CLIENTS, "--expect", expected], capture_output=True,
                             text=True, env=env, cwd=os.path.dirname(CLIENTS))
-    output = result.stdout + result.stderr
-    summary = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
-    if not summary:
-        totals.fail(f"clients {event}/{who}: no summary line\n{output[-2000:]}")
-        return
-    print(f"   {summary.group(0)}", flush=True)
-    totals.ok(int(summary.group(1)))
-    if result.returncode != 0 or int(summary.group(2)):
-        failing = [l for l in output.splitlines() if "FAIL" in l or "differs" in l or "expected" in l]
-        totals.fail(f"clients {event}/{who}: " + "; ".join(failing[:10]), int(summary.group(2)) or 1)
+    record_clients(totals, f"clients {event}/{who}", result, r"^(\d+) passed, (\d+) failed$",
+                   lambda line: "FAIL" in line or "differs" in line or "expected" in line)
 
 
 def main():

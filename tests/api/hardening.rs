@@ -542,14 +542,7 @@ impl Process {
         }
         let child = command.spawn().unwrap();
         let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            match reqwest::blocking::get(format!("{base}/readyz")) {
-                Ok(reply) if reply.status() == 200 => break,
-                _ => assert!(Instant::now() < deadline, "serve did not get ready"),
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        crate::helpers::wait_until_ok(&format!("{base}/readyz"));
         Process {
             child,
             base,

@@ -195,14 +195,7 @@ fn rust_log_decides_what_is_logged() {
             .spawn()
             .unwrap();
         let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            match reqwest::blocking::get(format!("{base}/api/events/mini/")) {
-                Ok(reply) if reply.status() == 200 => break,
-                _ => assert!(Instant::now() < deadline, "serve did not get ready"),
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        crate::helpers::wait_until_ok(&format!("{base}/api/events/mini/"));
         // SIGTERM, not SIGKILL: the log is written by a background thread,
         // flushed on exit.
         // SAFETY: kill only sends a signal to our own child.

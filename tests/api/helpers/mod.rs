@@ -432,3 +432,19 @@ pub fn assert_invalid_page(reply: &Reply, context: &str) {
         "{context}"
     );
 }
+
+/// Waits (blocking) until `url` answers 200: a `confapi serve` child
+/// process has loaded its snapshot. Fails the test after 20 s.
+pub fn wait_until_ok(url: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        match reqwest::blocking::get(url) {
+            Ok(reply) if reply.status() == 200 => return,
+            _ => assert!(
+                std::time::Instant::now() < deadline,
+                "serve did not get ready"
+            ),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
