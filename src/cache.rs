@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData};
-use crate::storage::{DataVersion, Store, StoreError};
+use crate::storage::{DataVersion, EventVersion, Loaded, Store, StoreError};
 
 pub struct CatalogCache {
     store: Arc<dyn Store>,
@@ -45,6 +45,9 @@ pub struct ReloadStats {
     pub reloads: AtomicU64,
     /// Events rebuilt by reloads, in all.
     pub events_rebuilt: AtomicU64,
+    /// Of those, events rebuilt from the records changed since the snapshot
+    /// (the rest were read in full).
+    pub events_patched: AtomicU64,
     pub last_reload_micros: AtomicU64,
     pub poll_failures: AtomicU64,
 }
@@ -172,44 +175,48 @@ impl CatalogCache {
         // Another database (replaced file, restored backup): nothing cached
         // can be trusted, whatever its generation says.
         let same_database = cached.version.identity == version.identity;
-        let known: HashMap<String, i64> = if same_database {
-            cached.event_generations.clone()
+        let known: HashMap<String, EventVersion> = if same_database {
+            cached.event_versions.clone()
         } else {
             HashMap::new()
         };
-        let loaded = self.store.load(&known).await?;
-        let rebuilt = loaded.changed_events.len();
+        let mut loaded = self.store.load(&known).await?;
         // Indexing a large event takes seconds of CPU: off the async workers.
-        let catalog = tokio::task::spawn_blocking(move || {
-            let mut fresh: HashMap<String, Arc<EventData>> = loaded
-                .changed_events
-                .into_iter()
-                .map(|event| (event.slug.clone(), Arc::new(EventData::new(event))))
-                .collect();
-            let events = loaded
-                .event_generations
-                .iter()
-                .filter_map(|(slug, event_generation)| {
-                    let data = fresh.remove(slug).or_else(|| {
-                        same_database.then_some(())?;
-                        cached
-                            .event(slug)
-                            .filter(|e| &e.event.slug == slug)
-                            .cloned()
-                    })?;
-                    Some((data, *event_generation))
-                })
-                .collect();
-            Catalog::new(loaded.version, loaded.users, events)
-        })
-        .await
-        .map_err(|e| StoreError::Corrupt(format!("building the catalog failed: {e}")))?;
+        let build = |loaded: Loaded| {
+            let cached = cached.clone();
+            async move {
+                tokio::task::spawn_blocking(move || build_catalog(loaded, &cached, same_database))
+                    .await
+                    .map_err(|e| StoreError::Corrupt(format!("building the catalog failed: {e}")))?
+            }
+        };
+        tracing::debug!(elapsed = ?started.elapsed(), "reload: read");
+        let mut built = build(loaded).await?;
+        tracing::debug!(elapsed = ?started.elapsed(), "reload: built");
+        if let Err(unpatched) = &built.catalog {
+            // Only a bug or a store changed behind our back gets here: read
+            // those events in full instead.
+            tracing::warn!(events = ?unpatched, "a patch did not add up; reading the events in full");
+            let mut known = known;
+            known.retain(|slug, _| !unpatched.contains(slug));
+            loaded = self.store.load(&known).await?;
+            built = build(loaded).await?;
+        }
+        let Built {
+            catalog,
+            rebuilt,
+            patched,
+        } = built;
+        let catalog = catalog.map_err(|slugs| {
+            StoreError::Corrupt(format!("events {slugs:?} can be neither patched nor read"))
+        })?;
         let catalog = Arc::new(catalog);
         let elapsed = started.elapsed();
         tracing::info!(
             generation = catalog.version.generation,
             events = catalog.events.len(),
             rebuilt,
+            patched,
             millis = elapsed.as_millis() as u64,
             "catalog loaded"
         );
@@ -218,6 +225,9 @@ impl CatalogCache {
         self.stats
             .events_rebuilt
             .fetch_add(rebuilt as u64, Ordering::Relaxed);
+        self.stats
+            .events_patched
+            .fetch_add(patched as u64, Ordering::Relaxed);
         self.stats
             .last_reload_micros
             .store(elapsed.as_micros() as u64, Ordering::Relaxed);
@@ -230,6 +240,66 @@ impl CatalogCache {
         release_free_memory();
         Ok(())
     }
+}
+
+/// What a reload built: the catalog, or the events whose patch did not add
+/// up; how many events were rebuilt, and how many of them from a patch.
+struct Built {
+    catalog: Result<Catalog, Vec<String>>,
+    rebuilt: usize,
+    patched: usize,
+}
+
+/// The new catalog from what `load` read and the catalog serving now.
+fn build_catalog(
+    loaded: Loaded,
+    cached: &Catalog,
+    same_database: bool,
+) -> Result<Built, StoreError> {
+    let patched = loaded.patches.len();
+    let rebuilt = loaded.changed_events.len() + patched;
+    let mut fresh: HashMap<String, Arc<EventData>> = HashMap::new();
+    let mut unpatched = Vec::new();
+    for patch in &loaded.patches {
+        let base = cached
+            .event(patch.slug())
+            .filter(|e| e.event.slug == patch.slug());
+        match base.map(|base| patch.apply(&base.event)).transpose()? {
+            Some(Some(event)) => {
+                fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
+            }
+            _ => unpatched.push(patch.slug().to_string()),
+        }
+    }
+    if !unpatched.is_empty() {
+        return Ok(Built {
+            catalog: Err(unpatched),
+            rebuilt,
+            patched,
+        });
+    }
+    for event in loaded.changed_events {
+        fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
+    }
+    let events = loaded
+        .event_versions
+        .iter()
+        .filter_map(|(slug, version)| {
+            let data = fresh.remove(slug).or_else(|| {
+                same_database.then_some(())?;
+                cached
+                    .event(slug)
+                    .filter(|e| &e.event.slug == slug)
+                    .cloned()
+            })?;
+            Some((data, *version))
+        })
+        .collect();
+    Ok(Built {
+        catalog: Ok(Catalog::new(loaded.version, loaded.users, events)),
+        rebuilt,
+        patched,
+    })
 }
 
 /// Hands memory freed by a load back to the system. Rust's allocations go

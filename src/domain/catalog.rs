@@ -422,8 +422,8 @@ pub struct Catalog {
     pub events: Vec<Arc<EventData>>,
     /// Lower-case slug → position in `events`.
     pub event_lookup: HashMap<String, usize>,
-    /// Slug → the storage generation each event was loaded at.
-    pub event_generations: StdHashMap<String, i64>,
+    /// Slug → the stored version each event was loaded at.
+    pub event_versions: StdHashMap<String, crate::storage::EventVersion>,
     /// Per event (same positions as `events`), per submission: its
     /// speakers' names, lower-cased, one per line, for `q`. Built here and
     /// not in `EventData` because names belong to users, which any import
@@ -457,7 +457,7 @@ impl Catalog {
     pub fn new(
         version: crate::storage::DataVersion,
         users: Vec<User>,
-        events: Vec<(Arc<EventData>, i64)>,
+        events: Vec<(Arc<EventData>, crate::storage::EventVersion)>,
     ) -> Self {
         let mut token_owner = HashMap::default();
         for user in &users {
@@ -472,9 +472,9 @@ impl Catalog {
                 .cmp(&a.event.date_from)
                 .then_with(|| a.event.slug.cmp(&b.event.slug))
         });
-        let event_generations = events
+        let event_versions = events
             .iter()
-            .map(|(e, g)| (e.event.slug.clone(), *g))
+            .map(|(e, v)| (e.event.slug.clone(), *v))
             .collect();
         let events: Vec<Arc<EventData>> = events.into_iter().map(|(e, _)| e).collect();
         let names: HashMap<&str, String> = users
@@ -510,7 +510,7 @@ impl Catalog {
                 .map(|(i, e)| (e.event.slug.to_lowercase(), i))
                 .collect(),
             events,
-            event_generations,
+            event_versions,
         }
     }
 

@@ -115,6 +115,11 @@ impl Metrics {
                 &stats.events_rebuilt,
             ),
             (
+                "confapi_reload_events_patched_total",
+                "Events rebuilt from only the records changed since the last snapshot.",
+                &stats.events_patched,
+            ),
+            (
                 "confapi_storage_poll_failures_total",
                 "Storage polls that failed.",
                 &stats.poll_failures,

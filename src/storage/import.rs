@@ -13,8 +13,8 @@ use crate::model::Dataset;
 type Result<T> = std::result::Result<T, StoreError>;
 
 /// Items per statement: few statements, and below SQLite's limit of 32,766
-/// bound parameters at six per record.
-pub const BATCH: usize = 4096;
+/// bound parameters at eight per record.
+pub const BATCH: usize = 4000;
 
 /// The statements of one store, inside an import's write transaction. Each
 /// write gets a slice of at most [`BATCH`] items, to send in one statement.
@@ -38,28 +38,35 @@ pub trait ImportTx: Send {
         write: &EventWrite,
         generation: i64,
     ) -> impl Future<Output = Result<i64>> + Send;
+    // Every record write carries the import's generation: records keep it
+    // (deleted ones as a tombstone), so that replicas read only the changes.
+    /// Removes records and leaves their tombstones.
     fn delete_records(
         &mut self,
         event: i64,
         records: &[(Kind, String)],
+        generation: i64,
     ) -> impl Future<Output = Result<()>> + Send;
     /// New list positions of records whose body is unchanged.
     fn move_records(
         &mut self,
         event: i64,
         records: &[(Kind, String, i64)],
+        generation: i64,
     ) -> impl Future<Output = Result<()>> + Send;
     /// Records the event does not have yet.
     fn insert_records(
         &mut self,
         event: i64,
         records: &[Record],
+        generation: i64,
     ) -> impl Future<Output = Result<()>> + Send;
     /// New bodies (and positions) of records the event has.
     fn update_records(
         &mut self,
         event: i64,
         records: &[Record],
+        generation: i64,
     ) -> impl Future<Output = Result<()>> + Send;
     fn set_generation(&mut self, generation: i64) -> impl Future<Output = Result<()>> + Send;
 }
@@ -112,19 +119,19 @@ pub async fn run<T: ImportTx>(
         let id = tx.write_event(write, generation).await?;
         tick(1);
         for batch in write.deletes.chunks(BATCH) {
-            tx.delete_records(id, batch).await?;
+            tx.delete_records(id, batch, generation).await?;
             tick(batch.len());
         }
         for batch in write.moves.chunks(BATCH) {
-            tx.move_records(id, batch).await?;
+            tx.move_records(id, batch, generation).await?;
             tick(batch.len());
         }
         for batch in write.updates.chunks(BATCH) {
-            tx.update_records(id, batch).await?;
+            tx.update_records(id, batch, generation).await?;
             tick(batch.len());
         }
         for batch in write.inserts.chunks(BATCH) {
-            tx.insert_records(id, batch).await?;
+            tx.insert_records(id, batch, generation).await?;
             tick(batch.len());
         }
         changed_events.push(write.slug.clone());

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::future::Future;
 
-use super::records::{EventAssembler, RecordRow};
-use super::{DataVersion, Loaded, StoreError};
+use super::records::{EventAssembler, EventPatch, Kind, RecordRow};
+use super::{DataVersion, EventVersion, Loaded, StoreError};
 use crate::model::User;
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -18,6 +18,33 @@ pub struct EventRow {
     pub slug: String,
     pub generation: i64,
     pub body: String,
+}
+
+/// A record written after some generation: its body only when the body
+/// itself was written then (otherwise only its position moved).
+#[derive(sqlx::FromRow)]
+pub struct ChangedRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub key: String,
+    pub position: i64,
+    pub body: Option<String>,
+}
+
+/// A record removed after some generation.
+#[derive(sqlx::FromRow)]
+pub struct DeletedRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub key: String,
+}
+
+/// How many records of a kind an event has.
+#[derive(sqlx::FromRow)]
+pub struct CountRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub count: i64,
 }
 
 /// The statements of one store, inside a consistent read transaction.
@@ -34,22 +61,77 @@ pub trait ReadTx: Send {
         ids: &[i64],
         sink: &mut (dyn FnMut(RecordRow) -> Result<()> + Send),
     ) -> impl Future<Output = Result<()>> + Send;
+    /// The event's records written after generation `since`.
+    fn changed_records(
+        &mut self,
+        event: i64,
+        since: i64,
+    ) -> impl Future<Output = Result<Vec<ChangedRow>>> + Send;
+    /// The event's records removed after generation `since`.
+    fn deleted_records(
+        &mut self,
+        event: i64,
+        since: i64,
+    ) -> impl Future<Output = Result<Vec<DeletedRow>>> + Send;
+    /// How many records of each kind the event has.
+    fn record_counts(&mut self, event: i64) -> impl Future<Output = Result<Vec<CountRow>>> + Send;
 }
 
-/// Reads the version, the users, every event's generation, and in full the
-/// events for which `wanted(slug, generation)` holds.
-pub async fn run<T: ReadTx>(tx: &mut T, wanted: impl Fn(&str, i64) -> bool) -> Result<Loaded> {
+/// What to read of a stored event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    Nothing,
+    Full,
+    /// What changed after this generation.
+    Since(i64),
+}
+
+/// For a replica that holds the events in `known`: nothing of what it has,
+/// patches for older versions of the same stored events, the rest in full.
+pub fn against(known: &HashMap<String, EventVersion>) -> impl Fn(&str, EventVersion) -> Read + '_ {
+    move |slug, stored| match known.get(slug) {
+        Some(held) if *held == stored => Read::Nothing,
+        Some(held) if held.id == stored.id && held.generation < stored.generation => {
+            Read::Since(held.generation)
+        }
+        _ => Read::Full,
+    }
+}
+
+/// Reads the version, the users, every event's version, and what `read`
+/// asks of each event.
+pub async fn run<T: ReadTx>(
+    tx: &mut T,
+    read: impl Fn(&str, EventVersion) -> Read,
+) -> Result<Loaded> {
+    let started = std::time::Instant::now();
     let version = tx.version().await?;
     let rows = tx.events().await?;
-    let mut event_generations = Vec::with_capacity(rows.len());
+    let mut event_versions = Vec::with_capacity(rows.len());
     let mut assemblers = HashMap::new();
+    let mut patches = Vec::new();
     for row in rows {
-        if wanted(&row.slug, row.generation) {
-            assemblers.insert(row.id, EventAssembler::new(&row.body)?);
+        let stored = EventVersion {
+            id: row.id,
+            generation: row.generation,
+        };
+        match read(&row.slug, stored) {
+            Read::Nothing => {}
+            Read::Full => {
+                assemblers.insert(row.id, EventAssembler::new(&row.body)?);
+            }
+            Read::Since(since) => {
+                let changed = tx.changed_records(row.id, since).await?;
+                let deleted = tx.deleted_records(row.id, since).await?;
+                let counts = tx.record_counts(row.id).await?;
+                patches.push(EventPatch::new(&row.body, changed, deleted, counts)?);
+            }
         }
-        event_generations.push((row.slug, row.generation));
+        event_versions.push((row.slug, stored));
     }
+    tracing::debug!(elapsed = ?started.elapsed(), patches = patches.len(), "load: events read");
     let users = tx.users().await?;
+    tracing::debug!(elapsed = ?started.elapsed(), users = users.len(), "load: users read");
     if !assemblers.is_empty() {
         let ids: Vec<i64> = assemblers.keys().copied().collect();
         tx.records(&ids, &mut |row| match assemblers.get_mut(&row.event) {
@@ -66,7 +148,8 @@ pub async fn run<T: ReadTx>(tx: &mut T, wanted: impl Fn(&str, i64) -> bool) -> R
     Ok(Loaded {
         version,
         users,
-        event_generations,
+        event_versions,
         changed_events,
+        patches,
     })
 }

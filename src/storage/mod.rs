@@ -34,6 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::model::{Dataset, Event, User};
+pub use records::EventPatch;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -101,16 +102,27 @@ pub struct DataVersion {
     pub generation: i64,
 }
 
+/// Which stored event, as of which write: a replica that holds an event at
+/// one version can ask for the changes since (same id), where an event
+/// deleted and made again under its slug has another id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EventVersion {
+    pub id: i64,
+    /// The generation the event was last written in.
+    pub generation: i64,
+}
+
 /// What `load` returns: everything needed to rebuild the serving snapshot.
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub version: DataVersion,
     pub users: Vec<User>,
-    /// Every stored event's slug with the generation it was last written in.
-    pub event_generations: Vec<(String, i64)>,
-    /// Full data of the events whose generation differs from what the
-    /// caller already holds.
+    /// Every stored event's slug with its version.
+    pub event_versions: Vec<(String, EventVersion)>,
+    /// Full data of the changed events that the caller does not hold.
     pub changed_events: Vec<Event>,
+    /// The changes to the events the caller holds at an older version.
+    pub patches: Vec<EventPatch>,
 }
 
 /// What an import changed.
@@ -132,11 +144,13 @@ pub trait Store: Send + Sync {
     /// How many events are stored.
     fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>>;
 
-    /// Users and the events whose generation is not the one in `known`
-    /// (slug → generation), from one consistent read.
+    /// Users, and the events whose version is not the one in `known` (slug
+    /// → the version the caller holds), from one consistent read: in full,
+    /// or as a patch when the caller holds an older version of the same
+    /// stored event.
     fn load<'a>(
         &'a self,
-        known: &'a HashMap<String, i64>,
+        known: &'a HashMap<String, EventVersion>,
     ) -> BoxFuture<'a, Result<Loaded, StoreError>>;
 
     /// Upserts the users and replaces each event of the same slug

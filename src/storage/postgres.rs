@@ -12,12 +12,12 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, Executor, PgPool, Row};
 
 use super::import::{self, ImportTx};
-use super::load::{self, EventRow, ReadTx};
+use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
-    OLD_SCHEMA,
+    BoxFuture, DataVersion, DbSettings, EventVersion, ImportSummary, Loaded, Progress, Store,
+    StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -72,7 +72,10 @@ impl PgStore {
         Ok(PgStore { pool })
     }
 
-    async fn read(&self, wanted: impl Fn(&str, i64) -> bool + Send) -> Result<Loaded> {
+    async fn read(
+        &self,
+        wanted: impl Fn(&str, EventVersion) -> load::Read + Send,
+    ) -> Result<Loaded> {
         let mut tx = Tx(self.pool.begin().await?);
         tx.0.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .await?;
@@ -149,6 +152,37 @@ impl ReadTx for Tx {
             sink(row)?;
         }
         Ok(())
+    }
+
+    async fn changed_records(&mut self, event: i64, since: i64) -> Result<Vec<ChangedRow>> {
+        Ok(sqlx::query_as(
+            "SELECT kind, key, position, \
+             CASE WHEN body_generation > $2 THEN body::text END AS body \
+             FROM records WHERE event = $1 AND generation > $2",
+        )
+        .bind(event)
+        .bind(since)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    async fn deleted_records(&mut self, event: i64, since: i64) -> Result<Vec<DeletedRow>> {
+        Ok(sqlx::query_as(
+            "SELECT kind, key FROM deleted_records WHERE event = $1 AND generation > $2",
+        )
+        .bind(event)
+        .bind(since)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    async fn record_counts(&mut self, event: i64) -> Result<Vec<CountRow>> {
+        Ok(sqlx::query_as(
+            "SELECT kind, COUNT(*) AS count FROM records WHERE event = $1 GROUP BY kind",
+        )
+        .bind(event)
+        .fetch_all(&mut *self.0)
+        .await?)
     }
 }
 
@@ -239,32 +273,45 @@ impl ImportTx for Tx {
         })
     }
 
-    async fn delete_records(&mut self, event: i64, records: &[(Kind, String)]) -> Result<()> {
+    async fn delete_records(
+        &mut self,
+        event: i64,
+        records: &[(Kind, String)],
+        generation: i64,
+    ) -> Result<()> {
+        let kinds: Vec<&str> = records.iter().map(|(kind, _)| kind.as_str()).collect();
+        let keys: Vec<&str> = records.iter().map(|(_, key)| key.as_str()).collect();
         sqlx::query(
             "DELETE FROM records AS r USING UNNEST($2::text[], $3::text[]) AS d (kind, key) \
              WHERE r.event = $1 AND r.kind = d.kind AND r.key = d.key",
         )
         .bind(event)
-        .bind(
-            records
-                .iter()
-                .map(|(kind, _)| kind.as_str())
-                .collect::<Vec<_>>(),
+        .bind(&kinds)
+        .bind(&keys)
+        .execute(&mut *self.0)
+        .await?;
+        sqlx::query(
+            "INSERT INTO deleted_records (event, kind, key, generation) \
+             SELECT $1, kind, key, $4 FROM UNNEST($2::text[], $3::text[]) AS d (kind, key) \
+             ON CONFLICT (event, kind, key) DO UPDATE SET generation = excluded.generation",
         )
-        .bind(
-            records
-                .iter()
-                .map(|(_, key)| key.as_str())
-                .collect::<Vec<_>>(),
-        )
+        .bind(event)
+        .bind(&kinds)
+        .bind(&keys)
+        .bind(generation)
         .execute(&mut *self.0)
         .await?;
         Ok(())
     }
 
-    async fn move_records(&mut self, event: i64, records: &[(Kind, String, i64)]) -> Result<()> {
+    async fn move_records(
+        &mut self,
+        event: i64,
+        records: &[(Kind, String, i64)],
+        generation: i64,
+    ) -> Result<()> {
         sqlx::query(
-            "UPDATE records SET position = m.position \
+            "UPDATE records SET position = m.position, generation = $5 \
              FROM UNNEST($2::text[], $3::text[], $4::bigint[]) AS m (kind, key, position) \
              WHERE records.event = $1 AND records.kind = m.kind AND records.key = m.key",
         )
@@ -287,34 +334,49 @@ impl ImportTx for Tx {
                 .map(|(_, _, position)| *position)
                 .collect::<Vec<_>>(),
         )
+        .bind(generation)
         .execute(&mut *self.0)
         .await?;
         Ok(())
     }
 
     /// COPY: several times faster than INSERT for a whole event.
-    async fn insert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
-        let mut data = String::with_capacity(records.iter().map(|r| r.body.len() + 64).sum());
+    async fn insert_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+        generation: i64,
+    ) -> Result<()> {
+        let mut data = String::with_capacity(records.iter().map(|r| r.body.len() + 80).sum());
         for record in records {
             use std::fmt::Write;
             let _ = write!(data, "{event}\t{}\t", record.kind.as_str());
             copy_text(&mut data, &record.key);
             let _ = write!(data, "\t{}\t{}\t", record.position, record.hash);
             copy_text(&mut data, &record.body);
-            data.push('\n');
+            let _ = writeln!(data, "\t{generation}\t{generation}");
         }
         let mut copy = self
             .0
-            .copy_in_raw("COPY records (event, kind, key, position, hash, body) FROM STDIN")
+            .copy_in_raw(
+                "COPY records (event, kind, key, position, hash, body, generation, \
+                 body_generation) FROM STDIN",
+            )
             .await?;
         copy.send(data.into_bytes()).await?;
         copy.finish().await?;
         Ok(())
     }
 
-    async fn update_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+    async fn update_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+        generation: i64,
+    ) -> Result<()> {
         sqlx::query(
-            "UPDATE records SET position = u.position, hash = u.hash, body = u.body::json \
+            "UPDATE records SET position = u.position, hash = u.hash, body = u.body::json, \
+             generation = $7, body_generation = $7 \
              FROM UNNEST($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) \
              AS u (kind, key, position, hash, body) \
              WHERE records.event = $1 AND records.kind = u.kind AND records.key = u.key",
@@ -325,6 +387,7 @@ impl ImportTx for Tx {
         .bind(records.iter().map(|r| r.position).collect::<Vec<_>>())
         .bind(records.iter().map(|r| r.hash).collect::<Vec<_>>())
         .bind(records.iter().map(|r| r.body.as_str()).collect::<Vec<_>>())
+        .bind(generation)
         .execute(&mut *self.0)
         .await?;
         Ok(())
@@ -352,8 +415,11 @@ impl Store for PgStore {
         })
     }
 
-    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded>> {
-        Box::pin(self.read(move |slug, generation| known.get(slug) != Some(&generation)))
+    fn load<'a>(
+        &'a self,
+        known: &'a HashMap<String, EventVersion>,
+    ) -> BoxFuture<'a, Result<Loaded>> {
+        Box::pin(self.read(load::against(known)))
     }
 
     fn import<'a>(
@@ -368,7 +434,13 @@ impl Store for PgStore {
         Box::pin(async move {
             let loaded = self
                 .read(|slug, _| {
-                    slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug))
+                    let wanted =
+                        slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug));
+                    if wanted {
+                        load::Read::Full
+                    } else {
+                        load::Read::Nothing
+                    }
                 })
                 .await?;
             Ok(Dataset {

@@ -7,12 +7,18 @@
 //! the speaker's user code) and keep their list position, because the
 //! dataset's nested order is part of what `export` gives back.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::model::{Event, User};
+use crate::model::{
+    Answer, Event, Question, Review, Room, SpeakerProfile, Submission, SubmissionType, Tag, Track,
+    User,
+};
 
+use super::load::{ChangedRow, CountRow, DeletedRow};
 use super::StoreError;
 
 /// The kinds of records an event is made of; the text is the `kind` column.
@@ -77,6 +83,36 @@ pub fn fingerprint(body: &str) -> i64 {
     xxh3_64(body.as_bytes()) as i64
 }
 
+/// What identifies an item among its event's records of the same kind.
+pub trait Keyed {
+    const KIND: Kind;
+    fn key(&self) -> String;
+}
+
+macro_rules! keyed {
+    ($($type:ty => $kind:ident, |$item:ident| $key:expr;)*) => {$(
+        impl Keyed for $type {
+            const KIND: Kind = Kind::$kind;
+            fn key(&self) -> String {
+                let $item = self;
+                $key
+            }
+        }
+    )*};
+}
+
+keyed! {
+    SubmissionType => SubmissionType, |t| t.id.to_string();
+    Track => Track, |t| t.id.to_string();
+    Room => Room, |r| r.id.to_string();
+    Tag => Tag, |t| t.id.to_string();
+    Question => Question, |q| q.id.to_string();
+    SpeakerProfile => Speaker, |p| p.user.clone();
+    Submission => Submission, |s| s.code.clone();
+    Answer => Answer, |a| a.id.to_string();
+    Review => Review, |r| r.id.to_string();
+}
+
 fn body_of<T: Serialize>(item: &T) -> String {
     serde_json::to_string(item).expect("the model always serialises")
 }
@@ -115,12 +151,7 @@ pub fn user_body(user: &User) -> String {
 
 /// Serialises on every core: for a large event this is most of an
 /// import's work outside the database.
-fn push_all<T: Serialize + Sync>(
-    out: &mut Vec<Record>,
-    kind: Kind,
-    items: &[T],
-    key: impl Fn(&T) -> String + Sync,
-) {
+fn push_all<T: Serialize + Sync + Keyed>(out: &mut Vec<Record>, items: &[T]) {
     use rayon::prelude::*;
     let records: Vec<Record> = items
         .par_iter()
@@ -128,8 +159,8 @@ fn push_all<T: Serialize + Sync>(
         .map(|(position, item)| {
             let body = body_of(item);
             Record {
-                kind,
-                key: key(item),
+                kind: T::KIND,
+                key: item.key(),
                 position: position as i64,
                 hash: fingerprint(&body),
                 body,
@@ -144,24 +175,15 @@ pub fn event_records(event: &Event) -> Vec<Record> {
     let mut out = Vec::with_capacity(
         event.submissions.len() + event.answers.len() + event.reviews.len() + event.speakers.len(),
     );
-    push_all(
-        &mut out,
-        Kind::SubmissionType,
-        &event.submission_types,
-        |t| t.id.to_string(),
-    );
-    push_all(&mut out, Kind::Track, &event.tracks, |t| t.id.to_string());
-    push_all(&mut out, Kind::Room, &event.rooms, |r| r.id.to_string());
-    push_all(&mut out, Kind::Tag, &event.tags, |t| t.id.to_string());
-    push_all(&mut out, Kind::Question, &event.questions, |q| {
-        q.id.to_string()
-    });
-    push_all(&mut out, Kind::Speaker, &event.speakers, |p| p.user.clone());
-    push_all(&mut out, Kind::Submission, &event.submissions, |s| {
-        s.code.clone()
-    });
-    push_all(&mut out, Kind::Answer, &event.answers, |a| a.id.to_string());
-    push_all(&mut out, Kind::Review, &event.reviews, |r| r.id.to_string());
+    push_all(&mut out, &event.submission_types);
+    push_all(&mut out, &event.tracks);
+    push_all(&mut out, &event.rooms);
+    push_all(&mut out, &event.tags);
+    push_all(&mut out, &event.questions);
+    push_all(&mut out, &event.speakers);
+    push_all(&mut out, &event.submissions);
+    push_all(&mut out, &event.answers);
+    push_all(&mut out, &event.reviews);
     out
 }
 
@@ -224,6 +246,134 @@ impl EventAssembler {
         in_order(&mut event.answers, answers);
         in_order(&mut event.reviews, reviews);
         event
+    }
+}
+
+/// The changes to one stored event since a generation a replica holds:
+/// applied to that replica's copy, they give the event as stored now,
+/// without reading the records that did not change.
+#[derive(Debug)]
+pub struct EventPatch {
+    /// The event's own record (lists empty), read anew: it is small.
+    head: Event,
+    /// Per kind: records written since, by key.
+    changed: [HashMap<String, (i64, Option<String>)>; 9],
+    /// Per kind: keys of records removed since.
+    deleted: [HashSet<String>; 9],
+    /// Per kind: how many records the event has now, to check the result.
+    counts: [usize; 9],
+}
+
+impl EventPatch {
+    pub fn new(
+        event_body: &str,
+        changed: Vec<ChangedRow>,
+        deleted: Vec<DeletedRow>,
+        counts: Vec<CountRow>,
+    ) -> Result<Self, StoreError> {
+        let mut patch = EventPatch {
+            head: parse("event", event_body)?,
+            changed: Default::default(),
+            deleted: Default::default(),
+            counts: Default::default(),
+        };
+        for row in changed {
+            patch.changed[row.kind as usize].insert(row.key, (row.position, row.body));
+        }
+        for row in deleted {
+            patch.deleted[row.kind as usize].insert(row.key);
+        }
+        for row in counts {
+            patch.counts[row.kind as usize] = row.count as usize;
+        }
+        Ok(patch)
+    }
+
+    pub fn slug(&self) -> &str {
+        &self.head.slug
+    }
+
+    /// Bodies read: the replica keeps its copy of every other record.
+    pub fn bodies(&self) -> usize {
+        self.changed
+            .iter()
+            .flat_map(HashMap::values)
+            .filter(|(_, body)| body.is_some())
+            .count()
+    }
+
+    /// The event as stored now, from `base`, the copy the replica holds at
+    /// the generation the patch was read against. `None` when the result
+    /// does not add up to what is stored (the replica then reads the event
+    /// in full): a patch must never serve a wrong event.
+    pub fn apply(&self, base: &Event) -> Result<Option<Event>, StoreError> {
+        let mut event = self.head.clone();
+        macro_rules! patch {
+            ($($list:ident),*) => {$(
+                match self.list(&base.$list)? {
+                    Some(items) => event.$list = items,
+                    None => return Ok(None),
+                }
+            )*};
+        }
+        patch!(
+            submission_types,
+            tracks,
+            rooms,
+            tags,
+            questions,
+            speakers,
+            submissions,
+            answers,
+            reviews
+        );
+        Ok(Some(event))
+    }
+
+    fn list<T: Keyed + Clone + DeserializeOwned>(
+        &self,
+        base: &[T],
+    ) -> Result<Option<Vec<T>>, StoreError> {
+        let kind = T::KIND as usize;
+        let changed = &self.changed[kind];
+        let deleted = &self.deleted[kind];
+        if changed.is_empty() && deleted.is_empty() {
+            // The common case for most kinds: nothing to look up.
+            return Ok((base.len() == self.counts[kind]).then(|| base.to_vec()));
+        }
+        let mut matched: HashSet<&str> = HashSet::new();
+        let mut items: Vec<(i64, T)> = Vec::with_capacity(self.counts[kind]);
+        for (position, item) in base.iter().enumerate() {
+            let key = item.key();
+            // A change wins over a removal: the record was made again.
+            match changed.get_key_value(&key) {
+                Some((stored_key, (position, body))) => {
+                    matched.insert(stored_key);
+                    let item = match body {
+                        Some(body) => parse(T::KIND.as_str(), body)?,
+                        None => item.clone(),
+                    };
+                    items.push((*position, item));
+                }
+                None if deleted.contains(&key) => {}
+                None => items.push((position as i64, item.clone())),
+            }
+        }
+        // What remains is new to the replica, and must come with its body.
+        for (key, (position, body)) in changed {
+            if matched.contains(key.as_str()) {
+                continue;
+            }
+            let Some(body) = body else { return Ok(None) };
+            items.push((*position, parse(T::KIND.as_str(), body)?));
+        }
+        if items.len() != self.counts[kind] {
+            return Ok(None);
+        }
+        if !items.is_sorted_by_key(|(position, _)| *position) {
+            items.sort_by_key(|(position, _)| *position);
+        }
+        Ok(Some(items.into_iter().map(|(_, item)| item).collect()))
     }
 }
 

@@ -12,12 +12,12 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{ConnectOptions, Row, SqlitePool};
 
 use super::import::{self, ImportTx};
-use super::load::{self, EventRow, ReadTx};
+use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
-    OLD_SCHEMA,
+    BoxFuture, DataVersion, DbSettings, EventVersion, ImportSummary, Loaded, Progress, Store,
+    StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -155,7 +155,10 @@ impl SqliteStore {
         }
     }
 
-    async fn read(&self, wanted: impl Fn(&str, i64) -> bool + Send) -> Result<Loaded> {
+    async fn read(
+        &self,
+        wanted: impl Fn(&str, EventVersion) -> load::Read + Send,
+    ) -> Result<Loaded> {
         // A deferred transaction: its first read fixes the snapshot (WAL).
         let mut tx = Tx(self.pool().await?.begin().await?);
         let loaded = load::run(&mut tx, wanted).await?;
@@ -209,11 +212,13 @@ impl Tx {
         &mut self,
         event: i64,
         records: &[Record],
+        generation: i64,
         conflict: &str,
     ) -> Result<()> {
         let sql = format!(
-            "INSERT INTO records (event, kind, key, position, hash, body) VALUES {} {conflict}",
-            rows(records.len(), 6)
+            "INSERT INTO records (event, kind, key, position, hash, body, generation, \
+             body_generation) VALUES {} {conflict}",
+            rows(records.len(), 8)
         );
         let mut query = sqlx::query(&sql);
         for record in records {
@@ -223,7 +228,9 @@ impl Tx {
                 .bind(&record.key)
                 .bind(record.position)
                 .bind(record.hash)
-                .bind(&record.body);
+                .bind(&record.body)
+                .bind(generation)
+                .bind(generation);
         }
         query.execute(&mut *self.0).await?;
         Ok(())
@@ -267,6 +274,37 @@ impl ReadTx for Tx {
             sink(row)?;
         }
         Ok(())
+    }
+
+    async fn changed_records(&mut self, event: i64, since: i64) -> Result<Vec<ChangedRow>> {
+        Ok(sqlx::query_as(
+            "SELECT kind, key, position, \
+             CASE WHEN body_generation > ?2 THEN body END AS body \
+             FROM records WHERE event = ?1 AND generation > ?2",
+        )
+        .bind(event)
+        .bind(since)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    async fn deleted_records(&mut self, event: i64, since: i64) -> Result<Vec<DeletedRow>> {
+        Ok(sqlx::query_as(
+            "SELECT kind, key FROM deleted_records WHERE event = ?1 AND generation > ?2",
+        )
+        .bind(event)
+        .bind(since)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    async fn record_counts(&mut self, event: i64) -> Result<Vec<CountRow>> {
+        Ok(sqlx::query_as(
+            "SELECT kind, COUNT(*) AS count FROM records WHERE event = ?1 GROUP BY kind",
+        )
+        .bind(event)
+        .fetch_all(&mut *self.0)
+        .await?)
     }
 }
 
@@ -361,12 +399,25 @@ impl ImportTx for Tx {
         })
     }
 
-    async fn delete_records(&mut self, event: i64, records: &[(Kind, String)]) -> Result<()> {
-        let sql = format!(
-            "DELETE FROM records WHERE event = ? AND (kind, key) IN (VALUES {})",
-            rows(records.len(), 2)
-        );
+    async fn delete_records(
+        &mut self,
+        event: i64,
+        records: &[(Kind, String)],
+        generation: i64,
+    ) -> Result<()> {
+        let keys = rows(records.len(), 2);
+        let sql = format!("DELETE FROM records WHERE event = ? AND (kind, key) IN (VALUES {keys})");
         let mut query = sqlx::query(&sql).bind(event);
+        for (kind, key) in records {
+            query = query.bind(kind.as_str()).bind(key);
+        }
+        query.execute(&mut *self.0).await?;
+        let sql = format!(
+            "INSERT INTO deleted_records (event, kind, key, generation) \
+             SELECT ?, column1, column2, ? FROM (VALUES {keys}) WHERE true \
+             ON CONFLICT (event, kind, key) DO UPDATE SET generation = excluded.generation"
+        );
+        let mut query = sqlx::query(&sql).bind(event).bind(generation);
         for (kind, key) in records {
             query = query.bind(kind.as_str()).bind(key);
         }
@@ -374,14 +425,20 @@ impl ImportTx for Tx {
         Ok(())
     }
 
-    async fn move_records(&mut self, event: i64, records: &[(Kind, String, i64)]) -> Result<()> {
+    async fn move_records(
+        &mut self,
+        event: i64,
+        records: &[(Kind, String, i64)],
+        generation: i64,
+    ) -> Result<()> {
         let sql = format!(
-            "UPDATE records SET position = moved.column3 FROM (VALUES {}) AS moved \
+            "UPDATE records SET position = moved.column3, generation = ? \
+             FROM (VALUES {}) AS moved \
              WHERE records.event = ? AND records.kind = moved.column1 \
              AND records.key = moved.column2",
             rows(records.len(), 3)
         );
-        let mut query = sqlx::query(&sql);
+        let mut query = sqlx::query(&sql).bind(generation);
         for (kind, key, position) in records {
             query = query.bind(kind.as_str()).bind(key).bind(position);
         }
@@ -389,16 +446,28 @@ impl ImportTx for Tx {
         Ok(())
     }
 
-    async fn insert_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
-        self.write_records(event, records, "").await
+    async fn insert_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+        generation: i64,
+    ) -> Result<()> {
+        self.write_records(event, records, generation, "").await
     }
 
-    async fn update_records(&mut self, event: i64, records: &[Record]) -> Result<()> {
+    async fn update_records(
+        &mut self,
+        event: i64,
+        records: &[Record],
+        generation: i64,
+    ) -> Result<()> {
         self.write_records(
             event,
             records,
+            generation,
             "ON CONFLICT (event, kind, key) DO UPDATE SET position = excluded.position, \
-             hash = excluded.hash, body = excluded.body",
+             hash = excluded.hash, body = excluded.body, generation = excluded.generation, \
+             body_generation = excluded.body_generation",
         )
         .await
     }
@@ -428,8 +497,11 @@ impl Store for SqliteStore {
         })
     }
 
-    fn load<'a>(&'a self, known: &'a HashMap<String, i64>) -> BoxFuture<'a, Result<Loaded>> {
-        Box::pin(self.read(move |slug, generation| known.get(slug) != Some(&generation)))
+    fn load<'a>(
+        &'a self,
+        known: &'a HashMap<String, EventVersion>,
+    ) -> BoxFuture<'a, Result<Loaded>> {
+        Box::pin(self.read(load::against(known)))
     }
 
     fn import<'a>(
@@ -444,7 +516,13 @@ impl Store for SqliteStore {
         Box::pin(async move {
             let loaded = self
                 .read(|slug, _| {
-                    slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug))
+                    let wanted =
+                        slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug));
+                    if wanted {
+                        load::Read::Full
+                    } else {
+                        load::Read::Nothing
+                    }
                 })
                 .await?;
             Ok(Dataset {

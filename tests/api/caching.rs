@@ -122,8 +122,8 @@ fn no_cache() -> Config {
 #[tokio::test]
 async fn no_caller_ever_gets_an_answer_rendered_for_another() {
     for dataset in [democon(), edge()] {
-        let cached = TestServer::start(&[dataset.clone()]).await;
-        let reference = TestServer::start_with(&[dataset.clone()], no_cache()).await;
+        let cached = TestServer::start(std::slice::from_ref(&dataset)).await;
+        let reference = TestServer::start_with(std::slice::from_ref(&dataset), no_cache()).await;
         let mut callers = callers(&dataset);
         let paths = paths(&dataset);
         // Each order fills the cache with another caller's answers first.
@@ -141,8 +141,8 @@ async fn no_caller_ever_gets_an_answer_rendered_for_another() {
 #[tokio::test]
 async fn re_imports_and_review_phase_changes_are_never_served_stale() {
     let dataset = democon();
-    let cached = TestServer::start(&[dataset.clone()]).await;
-    let reference = TestServer::start_with(&[dataset.clone()], no_cache()).await;
+    let cached = TestServer::start(std::slice::from_ref(&dataset)).await;
+    let reference = TestServer::start_with(std::slice::from_ref(&dataset), no_cache()).await;
     let callers = callers(&dataset);
     let paths = paths(&dataset);
     assert_same_answers(&cached, &reference, &callers, &paths, "before").await;
@@ -174,7 +174,7 @@ async fn re_imports_and_review_phase_changes_are_never_served_stale() {
 #[tokio::test]
 async fn a_caller_whose_role_changes_gets_the_new_role_s_view() {
     let dataset = mini();
-    let cached = TestServer::start(&[dataset.clone()]).await;
+    let cached = TestServer::start(std::slice::from_ref(&dataset)).await;
     let nobody = cached.token("nobody-token");
     let before = nobody.ok("/api/events/mini/submissions/").await;
     assert_eq!(before["count"], 1, "the public talk only: {before}");

@@ -12,7 +12,7 @@ use confapi::dataset::{demo, validate};
 use confapi::http::{AppState, Config};
 use confapi::model::Dataset;
 use confapi::storage::{
-    BoxFuture, DataVersion, ImportSummary, Loaded, Progress, Store, StoreError,
+    BoxFuture, DataVersion, EventVersion, ImportSummary, Loaded, Progress, Store, StoreError,
 };
 
 use crate::helpers::mini;
@@ -38,7 +38,7 @@ impl Store for MemoryStore {
     }
     fn load<'a>(
         &'a self,
-        known: &'a HashMap<String, i64>,
+        known: &'a HashMap<String, EventVersion>,
     ) -> BoxFuture<'a, Result<Loaded, StoreError>> {
         Box::pin(async move {
             Ok(Loaded {
@@ -47,19 +47,27 @@ impl Store for MemoryStore {
                     generation: 1,
                 },
                 users: self.dataset.users.clone(),
-                event_generations: self
+                event_versions: self
                     .dataset
                     .events
                     .iter()
-                    .map(|e| (e.slug.clone(), 1))
+                    .enumerate()
+                    .map(|(id, e)| {
+                        let version = EventVersion {
+                            id: id as i64,
+                            generation: 1,
+                        };
+                        (e.slug.clone(), version)
+                    })
                     .collect(),
                 changed_events: self
                     .dataset
                     .events
                     .iter()
-                    .filter(|e| known.get(&e.slug) != Some(&1))
+                    .filter(|e| !known.contains_key(&e.slug))
                     .cloned()
                     .collect(),
+                patches: Vec::new(),
             })
         })
     }

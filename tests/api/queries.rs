@@ -36,7 +36,7 @@ impl Store for CountingStore {
     }
     fn load<'a>(
         &'a self,
-        known: &'a HashMap<String, i64>,
+        known: &'a HashMap<String, confapi::storage::EventVersion>,
     ) -> BoxFuture<'a, Result<Loaded, StoreError>> {
         self.counts.load.fetch_add(1, Ordering::SeqCst);
         self.inner.load(known)

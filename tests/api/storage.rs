@@ -64,10 +64,10 @@ async fn one_changed_submission_rewrites_its_record_and_its_event_only() {
     let after = store.load(&Default::default()).await.unwrap();
     let generation_of = |loaded: &storage::Loaded, slug: &str| {
         loaded
-            .event_generations
+            .event_versions
             .iter()
             .find(|(s, _)| s == slug)
-            .map(|(_, g)| *g)
+            .map(|(_, v)| v.generation)
     };
     assert_eq!(generation_of(&after, "democon"), Some(2));
     assert_eq!(
@@ -107,6 +107,60 @@ async fn removed_and_reordered_items_are_written_back_exactly() {
     assert!(summary.records_written > 0);
     let exported = store.export(&[]).await.unwrap();
     assert_eq!(to_json(&exported), to_json(&sorted(changed)));
+}
+
+/// A replica that holds an event reads only what changed since: removed,
+/// new, changed and moved records, and the bodies of the new and changed
+/// ones alone; applied to its copy, that gives the event as stored.
+#[tokio::test]
+async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
+    let db = helpers::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    store.import(&democon(), None).await.unwrap();
+    let before = store.load(&Default::default()).await.unwrap();
+    let known: std::collections::HashMap<String, storage::EventVersion> =
+        before.event_versions.iter().cloned().collect();
+    assert!(store.load(&known).await.unwrap().patches.is_empty());
+
+    let mut changed = democon();
+    let event = &mut changed.events[0];
+    let gone = event.submissions.remove(0).code;
+    event.reviews.retain(|r| r.submission != gone);
+    let reviews: Vec<i64> = event.reviews.iter().map(|r| r.id).collect();
+    event.answers.retain(|a| {
+        a.submission.as_deref() != Some(gone.as_str())
+            && a.review.is_none_or(|r| reviews.contains(&r))
+    });
+    event.submissions[2].title = "A new title".into();
+    let mut new = event.submissions[3].clone();
+    new.code = "ZZNEW9".into();
+    event.submissions.push(new);
+    event.tags.reverse();
+    event.name = confapi::model::I18n(vec![("en".into(), "Renamed".into())]);
+    store.import(&changed, None).await.unwrap();
+
+    let mut after = store.load(&known).await.unwrap();
+    assert!(
+        after.changed_events.is_empty(),
+        "democon is patched, privcon kept"
+    );
+    assert_eq!(after.patches.len(), 1);
+    let patch = after.patches.remove(0);
+    assert_eq!(patch.slug(), "democon");
+    assert_eq!(patch.bodies(), 2, "the changed and the new submission");
+    let base = &before.changed_events[0];
+    assert_eq!(base.slug, "democon");
+    let patched = patch.apply(base).unwrap().expect("the patch adds up");
+    let stored = store.export(&["democon".into()]).await.unwrap();
+    assert_eq!(
+        serde_json::to_value(&patched).unwrap(),
+        serde_json::to_value(&stored.events[0]).unwrap()
+    );
+
+    // A copy that is not what the replica said it holds is never patched.
+    let mut wrong = base.clone();
+    wrong.tags.pop();
+    assert!(patch.apply(&wrong).unwrap().is_none());
 }
 
 #[tokio::test]
