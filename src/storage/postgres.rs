@@ -16,8 +16,8 @@ use super::load::{self, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, ImportSummary, Loaded, Progress, Store, StoreError,
-    OLD_SCHEMA,
+    BoxFuture, DataVersion, DbSettings, ImportOptions, ImportSummary, Loaded, Progress, Store,
+    StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -84,13 +84,14 @@ impl PgStore {
     async fn import_dataset(
         &self,
         dataset: &Dataset,
+        options: ImportOptions,
         progress: Option<&Progress>,
     ) -> Result<ImportSummary> {
         let mut tx = Tx(self.pool.begin().await?);
         // One import at a time: the next waits here for this one's commit.
         tx.0.execute("SELECT 1 FROM store WHERE id = 1 FOR UPDATE")
             .await?;
-        let summary = import::run(&mut tx, dataset, progress).await?;
+        let summary = import::run(&mut tx, dataset, options, progress).await?;
         tx.0.commit().await?;
         Ok(summary)
     }
@@ -330,6 +331,20 @@ impl ImportTx for Tx {
         Ok(())
     }
 
+    async fn delete_events(&mut self, ids: &[i64]) -> Result<u64> {
+        let records = sqlx::query("DELETE FROM records WHERE event = ANY($1)")
+            .bind(ids)
+            .execute(&mut *self.0)
+            .await?
+            .rows_affected();
+        let events = sqlx::query("DELETE FROM events WHERE id = ANY($1)")
+            .bind(ids)
+            .execute(&mut *self.0)
+            .await?
+            .rows_affected();
+        Ok(records + events)
+    }
+
     async fn set_generation(&mut self, generation: i64) -> Result<()> {
         sqlx::query("UPDATE store SET generation = $1 WHERE id = 1")
             .bind(generation)
@@ -356,12 +371,13 @@ impl Store for PgStore {
         Box::pin(self.read(move |slug, generation| known.get(slug) != Some(&generation)))
     }
 
-    fn import<'a>(
+    fn import_with<'a>(
         &'a self,
         dataset: &'a Dataset,
+        options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary>> {
-        Box::pin(self.import_dataset(dataset, progress))
+        Box::pin(self.import_dataset(dataset, options, progress))
     }
 
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {

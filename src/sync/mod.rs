@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::dataset::validate;
-use crate::storage::{ImportSummary, Store};
+use crate::storage::{ImportOptions, ImportSummary, Store};
 
 /// Why a round failed: the URL and JSON path where known.
 #[derive(Debug)]
@@ -85,8 +85,13 @@ pub async fn run_once(
             lines.join("\n")
         ))
     })?;
+    // Mirroring every event the token sees: an event gone upstream goes.
+    // With --event, other stored events are not this sync's business.
+    let import = ImportOptions {
+        delete_absent_events: options.events.is_empty(),
+    };
     store
-        .import(&dataset, None)
+        .import_with(&dataset, import, None)
         .await
         .map_err(|e| SyncError(format!("cannot write the mirror: {e}")))
 }
