@@ -8,6 +8,7 @@
 pub mod access;
 pub mod client;
 pub mod legacy;
+pub mod upstream_exports;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -74,7 +75,16 @@ pub async fn run_once(
     let reviewer_codes = access::names_to_codes(&access, &raws)?;
     let mut events = Vec::new();
     for raw in &raws {
-        events.push(legacy::map_event(raw, &mut seen_users, &reviewer_codes)?);
+        let mut event = legacy::map_event(raw, &mut seen_users, &reviewer_codes)?;
+        // Ids, guids, breaks, ...: from the schedule exports.
+        let slug = raw.event.1["slug"].as_str().unwrap_or_default();
+        let filled = upstream_exports::fill_event(&client, slug, &mut event, &requests).await?;
+        for (code, id) in filled.person_ids {
+            if let Some(user) = seen_users.get_mut(&code) {
+                user.id = Some(id);
+            }
+        }
+        events.push(event);
     }
     let document = access::merge(&access, seen_users, events)?;
     let dataset = validate::parse_value(&document).map_err(|problems| {

@@ -283,7 +283,7 @@ async fn a_replaced_sqlite_database_is_noticed_by_a_running_server() {
 #[tokio::test]
 async fn an_import_of_every_event_deletes_the_absent_ones_and_servers_drop_them() {
     let document = helpers::democon();
-    let server = helpers::TestServer::start(&[document.clone()]).await;
+    let server = helpers::TestServer::start(std::slice::from_ref(&document)).await;
     let admin = server.token(&helpers::token_of(&document, "admin@example.org"));
     assert_eq!(admin.get("/api/events/privcon/").await.status, 200);
     assert_eq!(admin.get("/privcon/schedule.json").await.status, 200);
