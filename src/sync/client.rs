@@ -59,6 +59,12 @@ impl Client {
         })
     }
 
+    /// The same client with another base delay between retries (tests).
+    pub fn with_backoff(mut self, backoff: Duration) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
     /// The URL of `path_and_query` on the upstream. `next` links are
     /// absolute and may name another host (the upstream's own idea of its
     /// base URL); only their path and query are kept, so every request goes

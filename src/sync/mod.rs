@@ -161,6 +161,29 @@ mod tests {
     }
 
     #[test]
+    fn access_tracks_change_only_named_fields_and_add_unused_ones() {
+        let events = vec![serde_json::json!({
+            "slug": "conf",
+            "tracks": [{"id": 1, "name": {"en": "Main"}, "description": {"en": "From the exports"}}],
+        })
+        .as_object()
+        .unwrap()
+        .clone()];
+        let access = serde_json::json!({"events": [{"slug": "conf", "tracks": [
+            {"id": 1, "color": "#ff0000"},
+            {"id": 5, "name": "Unused", "color": "#00ff00"},
+        ]}]});
+        let merged = access::merge(&access, BTreeMap::new(), events).unwrap();
+        assert_eq!(
+            merged["events"][0]["tracks"],
+            serde_json::json!([
+                {"id": 1, "name": {"en": "Main"}, "description": {"en": "From the exports"}, "color": "#ff0000"},
+                {"id": 5, "name": "Unused", "color": "#00ff00"},
+            ])
+        );
+    }
+
+    #[test]
     fn access_questions_and_submissions_change_only_named_fields() {
         let events = vec![serde_json::json!({
             "slug": "Conf",

@@ -187,14 +187,15 @@ async fn typed<T: DeserializeOwned>(
 ) -> Result<Option<T>, SyncError> {
     let value = client.get_json_if_found(url, false).await?;
     requests();
-    value
-        .map(|value| {
-            serde_path_to_error::deserialize(value).map_err(|err| {
-                let path = err.path().to_string();
-                SyncError::at_path(url, &path, &err.into_inner().to_string())
-            })
-        })
-        .transpose()
+    value.map(|value| read(url, value)).transpose()
+}
+
+/// `value` as a `T`, or an error with the URL and the JSON path.
+fn read<T: DeserializeOwned>(url: &str, value: Value) -> Result<T, SyncError> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        SyncError::at_path(url, &path, &err.into_inner().to_string())
+    })
 }
 
 /// The Atom feed's releases; malformed XML is retried like malformed JSON.
@@ -477,4 +478,247 @@ fn fill_tracks(event: &mut Map<String, Value>, shown: &[WidgetTrack]) {
 
 fn is_hex_color(text: &str) -> bool {
     text.len() == 7 && text.starts_with('#') && text[1..].chars().all(|c| c.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FRAB: &str = "http://up/conf/schedule/export/schedule.json";
+    const WIDGET: &str = "http://up/conf/schedule/widgets/schedule.json";
+
+    /// What the legacy mapping makes of an event with three submissions:
+    /// one with a visible slot, one with a visible first slot of two (the
+    /// API shows only the first), one with an invisible slot.
+    fn mapped() -> Map<String, Value> {
+        json!({
+            "slug": "conf",
+            "date_from": "2026-05-01",
+            "schedule": {"version": "mirrored", "published": "2026-05-01T00:00:00Z"},
+            "tracks": [{"id": 1, "name": {"en": "Main"}}],
+            "submissions": [
+                {"code": "AAA", "slots": [{"room": 1, "start": "2026-05-01T10:00:00+02:00",
+                                           "end": "2026-05-01T10:30:00+02:00", "is_visible": true}]},
+                {"code": "BBB", "slots": [{"room": 1, "start": "2026-05-01T09:00:00Z",
+                                           "end": "2026-05-01T09:30:00Z", "is_visible": true}]},
+                {"code": "CCC", "slots": [{"room": null, "start": null, "end": null, "is_visible": false}]},
+            ],
+        })
+        .as_object()
+        .unwrap()
+        .clone()
+    }
+
+    fn talk(code: &str, id: i64, guid: &str, date: &str, slug: &str, persons: Value) -> Value {
+        json!({"url": format!("http://public.example/conf/talk/{code}/"), "id": id, "guid": guid,
+               "date": date, "slug": slug, "persons": persons, "answers": ["never read"]})
+    }
+
+    /// pretalx's shape: both slots of BBB carry the submission's id.
+    fn exports(bbb_ids: (i64, i64)) -> Exports {
+        let frab = json!({"schedule": {"version": "v2", "conference": {
+        "colors": {"primary": "#83faad"},
+        "days": [{"rooms": {"Hall": [
+            talk("AAA", 7, "11111111-1111-1111-1111-111111111111", "2026-05-01T10:00:00+02:00",
+                 "conf-7-a", json!([{"code": "SPK1", "id": 41, "answers": []}])),
+            talk("BBB", bbb_ids.0, "22222222-2222-2222-2222-222222222222", "2026-05-01T11:00:00+02:00",
+                 "conf-9-0-b", json!([{"code": "SPK2", "id": 42}])),
+            talk("BBB", bbb_ids.1, "33333333-3333-3333-3333-333333333333", "2026-05-02T11:00:00+02:00",
+                 "conf-9-1-b", json!([{"code": "SPK2", "id": 42}])),
+        ]}}]}}});
+        let widget = json!({"version": "v2", "talks": [
+            {"code": "AAA", "id": 70, "start": "2026-05-01T10:00:00+02:00", "end": "2026-05-01T10:30:00+02:00", "room": 1},
+            {"code": "BBB", "id": 90, "start": "2026-05-01T11:00:00+02:00", "end": "2026-05-01T11:30:00+02:00", "room": 1},
+            {"code": "BBB", "id": 91, "start": "2026-05-02T11:00:00+02:00", "end": "2026-05-02T11:30:00+02:00", "room": 2},
+            {"id": 99, "title": "Lunch break", "start": "2026-05-01T10:00:00Z", "end": "2026-05-01T12:45:00+02:00", "room": 1},
+        ], "tracks": [{"id": 1, "name": "Main", "description": {"en": "The big one"}, "color": "#112233"}]});
+        let feed = parse_feed(br#"<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Conf schedule updates</title>
+<entry><title>New Conf schedule released (v2)</title><published>2026-04-20T08:00:00.5+00:00</published></entry>
+<entry><title>New Conf schedule released (v1)</title><published>2026-04-01T08:00:00+00:00</published></entry>
+</feed>"#)
+        .unwrap();
+        Exports {
+            frab: (FRAB.into(), read(FRAB, frab).unwrap()),
+            widget: (WIDGET.into(), read(WIDGET, widget).unwrap()),
+            feed: Some(feed),
+        }
+    }
+
+    #[test]
+    fn the_exports_fill_ids_guids_slots_breaks_release_colour_and_tracks() {
+        let mut event = mapped();
+        let filled = exports((9, 9)).fill(&mut event).unwrap();
+        assert_eq!(
+            filled.person_ids,
+            BTreeMap::from([("SPK1".to_string(), 41), ("SPK2".to_string(), 42)])
+        );
+        assert_eq!(
+            Value::Object(event),
+            json!({
+                "slug": "conf",
+                "date_from": "2026-05-01",
+                "schedule": {"version": "v2", "published": "2026-04-20T08:00:00.500+00:00",
+                             "breaks": [{"id": 99, "room": 1, "start": "2026-05-01T10:00:00+00:00",
+                                         "end": "2026-05-01T12:45:00+02:00",
+                                         "description": "Lunch break"}]},
+                "tracks": [{"id": 1, "name": {"en": "Main"}, "description": {"en": "The big one"},
+                            "color": "#112233"}],
+                "primary_color": "#83faad",
+                "submissions": [
+                    {"code": "AAA", "id": 7, "slots": [{"room": 1, "start": "2026-05-01T10:00:00+02:00",
+                        "end": "2026-05-01T10:30:00+02:00", "is_visible": true, "id": 70,
+                        "guid": "11111111-1111-1111-1111-111111111111"}]},
+                    // The API's first slot (the same instant in UTC) gets
+                    // its id and guid; the second, which only the exports
+                    // show, is added.
+                    {"code": "BBB", "id": 9, "slots": [
+                        {"room": 1, "start": "2026-05-01T09:00:00Z", "end": "2026-05-01T09:30:00Z",
+                         "is_visible": true, "id": 90,
+                         "guid": "22222222-2222-2222-2222-222222222222"},
+                        {"id": 91, "room": 2, "start": "2026-05-02T11:00:00+02:00",
+                         "end": "2026-05-02T11:30:00+02:00", "is_visible": true,
+                         "guid": "33333333-3333-3333-3333-333333333333"}]},
+                    // Invisible: not in the exports, so no id or guid.
+                    {"code": "CCC", "slots": [{"room": null, "start": null, "end": null, "is_visible": false}]},
+                ],
+            })
+        );
+    }
+
+    #[test]
+    fn a_talk_with_one_id_per_slot_takes_the_submission_id_from_the_slug() {
+        // confapi's shape: each slot of a talk its own id, the slug
+        // `{acronym}-{submission id}-{n}-…` keeps the submission's.
+        let mut event = mapped();
+        exports((501, 502)).fill(&mut event).unwrap();
+        assert_eq!(event["submissions"][1]["id"], json!(9));
+        // pretalx's default colour is no colour of the event's own.
+        let mut exports = exports((9, 9));
+        exports.frab.1.schedule.conference.colors = Some(FrabColors {
+            primary: Some("#3AA57C".into()),
+        });
+        let mut event = mapped();
+        exports.fill(&mut event).unwrap();
+        assert_eq!(event["primary_color"], Value::Null);
+    }
+
+    #[test]
+    fn no_release_changes_nothing() {
+        let mut exports = exports((9, 9));
+        exports.frab.1.schedule.version = Some(String::new());
+        let mut event = mapped();
+        assert_eq!(exports.fill(&mut event).unwrap(), Filled::default());
+        assert_eq!(event, mapped());
+    }
+
+    #[test]
+    fn bad_exports_are_errors_with_url_and_path() {
+        let mut frab = json!({"schedule": {"version": "v2", "conference": {"days": [
+            {"rooms": {"Hall": [talk("AAA", 7, "g", "tomorrow", "s", json!([]))]}}]}}});
+        let err = read::<FrabDocument>(FRAB, frab.clone()).unwrap_err();
+        assert!(
+            err.0.starts_with(&format!(
+                "GET {FRAB}: schedule.conference.days[0].rooms.Hall[0].date: "
+            )),
+            "{}",
+            err.0
+        );
+        frab["schedule"]["conference"]["days"][0]["rooms"]["Hall"][0]["date"] =
+            json!("2026-05-01T10:00:00+02:00");
+        frab["schedule"]["conference"]["days"][0]["rooms"]["Hall"][0]["url"] = json!("http://x/");
+        let mut exports = exports((9, 9));
+        exports.frab.1 = read(FRAB, frab).unwrap();
+        let err = exports.fill(&mut mapped()).unwrap_err();
+        assert_eq!(
+            err.0,
+            format!("GET {FRAB}: schedule.conference.days[0].rooms.Hall[0].url: expected a talk URL ending in /talk/{{code}}/")
+        );
+        let mut exports = self::exports((9, 9));
+        exports.widget.1.version = Some("v3".into());
+        let err = exports.fill(&mut mapped()).unwrap_err();
+        assert!(
+            err.0.starts_with(&format!(
+                "GET {WIDGET}: version: \"v3\", but the frab JSON shows \"v2\""
+            )),
+            "{}",
+            err.0
+        );
+        assert!(parse_feed(b"<feed><entry>")
+            .unwrap_err()
+            .starts_with("malformed XML"));
+    }
+
+    /// An upstream whose exports answer `status` and `body` (the frab JSON
+    /// is fine; the widget is the one that fails).
+    async fn upstream(status: u16, body: &'static str) -> String {
+        use axum::routing::get;
+        let frab = exports_frab_body();
+        let app =
+            axum::Router::new()
+                .route(
+                    "/conf/schedule/export/schedule.json",
+                    get(move || async move { frab }),
+                )
+                .route(
+                    "/conf/schedule/widgets/schedule.json",
+                    get(move || async move {
+                        (axum::http::StatusCode::from_u16(status).unwrap(), body)
+                    }),
+                );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        url
+    }
+
+    fn exports_frab_body() -> String {
+        json!({"schedule": {"version": "v2", "conference": {"days": []}}}).to_string()
+    }
+
+    #[tokio::test]
+    async fn a_failing_or_truncated_export_fails_and_leaves_the_event_unchanged() {
+        for (status, body, expected) in [
+            (
+                500,
+                "{}",
+                "answered 500 Internal Server Error (after 5 attempts)",
+            ),
+            (
+                200,
+                r#"{"version": "v2", "talks": ["#,
+                "malformed JSON (28 bytes)",
+            ),
+            (
+                403,
+                r#"{"detail": "no"}"#,
+                "answered 403 Forbidden: {\"detail\": \"no\"}",
+            ),
+        ] {
+            let origin = upstream(status, body).await;
+            let client = Client::new(&origin, "secret-token", std::time::Duration::from_secs(5))
+                .unwrap()
+                .with_backoff(std::time::Duration::from_millis(1));
+            let mut event = mapped();
+            let err = fill_event(&client, "conf", &mut event, &|| {})
+                .await
+                .unwrap_err();
+            let widget = format!("GET {origin}/conf/schedule/widgets/schedule.json: ");
+            assert!(
+                err.0.starts_with(&widget) && err.0.contains(expected),
+                "{}",
+                err.0
+            );
+            assert!(!err.0.contains("secret-token"));
+            assert_eq!(event, mapped());
+        }
+        // Not there (a schedule the token may not see): nothing filled.
+        let origin = upstream(404, r#"{"detail": "Not found."}"#).await;
+        let client = Client::new(&origin, "t", std::time::Duration::from_secs(5)).unwrap();
+        let mut event = mapped();
+        let filled = fill_event(&client, "conf", &mut event, &|| {})
+            .await
+            .unwrap();
+        assert_eq!((filled, event), (Filled::default(), mapped()));
+    }
 }
