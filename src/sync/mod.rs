@@ -96,9 +96,11 @@ pub async fn run_once(
         ))
     })?;
     // Mirroring every event the token sees: an event gone upstream goes.
-    // With --event, other stored events are not this sync's business.
+    // With --event, other stored events are not this sync's business; and
+    // an upstream that lists no event at all (a token stripped of every
+    // permission, a misconfigured upstream) does not empty the mirror.
     let import = ImportOptions {
-        delete_absent_events: options.events.is_empty(),
+        delete_absent_events: options.events.is_empty() && !slugs.is_empty(),
     };
     store
         .import_with(&dataset, import, None)
