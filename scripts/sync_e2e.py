@@ -17,7 +17,8 @@ submission rewrites one record; and faults (connection dropped mid-sync,
 off) each fail the sync and leave the mirror serving the previous data,
 whole. An event gone upstream stays with `--event` and is deleted by a sync
 of every event (the API then answers as for an unknown event, its exports
-404, the other event is still served). Last, the real pretalx 2024.3.1
+404, the other event is still served); an upstream listing no event at all
+deletes nothing. Last, the real pretalx 2024.3.1
 event of ../shared/exports/democon/dataset.json (ids, guids, a break, a talk
 with two slots, a primary colour, track descriptions) is mirrored and must
 pass both suites in full, with its ids and guids as pretalx has them.
@@ -428,6 +429,19 @@ def main():
         listed = [e["slug"] for e in json.loads(get(f"{server.url}/api/events/", token)[1])["results"]]
         check("... and the other event is still served",
               listed == ["democon"] and get(f"{server.url}/api/events/democon/talks/")[0] == 200, listed)
+        empty = dict(gone, events=[])
+        empty_path = os.path.join(work, "no-events.json")
+        with open(empty_path, "w") as fp:
+            json.dump(empty, fp)
+        oracle.stop()
+        oracle = Oracle(empty_path)
+        proxy.upstream = oracle.url
+        status, out = sync()
+        # (Users are upserted from the access file alone then: no speaker seen.)
+        time.sleep(1.0)  # past the server's next poll
+        check("an upstream that lists no event at all deletes no event",
+              status == 0 and "deleted" not in out
+              and get(f"{server.url}/api/events/democon/talks/")[0] == 200, out)
         problems = server.log_problems()
         check("the mirror logged no error or 5xx", not problems, problems[:5])
     finally:
