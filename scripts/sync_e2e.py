@@ -258,6 +258,11 @@ def pretalx_event(binary, work, db, env):
             [binary, "sync", "--from", oracle.url, "--token", token, "--access", access, "--db", db],
             capture_output=True, text=True, env=env, timeout=120)
         check("pretalx democon: the sync succeeds", result.returncode == 0, result.stderr)
+        again = subprocess.run(
+            [binary, "sync", "--from", oracle.url, "--token", token, "--access", access, "--db", db],
+            capture_output=True, text=True, env=env, timeout=120)
+        check("pretalx democon: a second sync writes nothing (ids and guids are filled the same way)",
+              again.returncode == 0 and "nothing changed" in again.stderr, again.stderr)
         server = Server(binary, db, work, "pretalx-mirror")
         for script in ("conformance.py", "compare_exports.py"):
             ok, last, detail = suite(script, server.url, PRETALX_DEMOCON)
