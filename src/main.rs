@@ -650,8 +650,13 @@ async fn sync_rounds(
                 false
             }
             Ok(done) => {
+                let deleted = if done.deleted_events.is_empty() {
+                    String::new()
+                } else {
+                    format!(", deleted: {}", done.deleted_events.join(", "))
+                };
                 eprintln!(
-                    "sync: {} record(s) written, event(s) changed: {} (generation {}) in {took:.2?}",
+                    "sync: {} record(s) written, event(s) changed: {}{deleted} (generation {}) in {took:.2?}",
                     done.records_written,
                     done.changed_events.join(", "),
                     done.generation

@@ -7,7 +7,7 @@ use std::future::Future;
 
 use super::plan::{self, EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{Kind, Record};
-use super::{DataVersion, ImportSummary, Progress, StoreError};
+use super::{DataVersion, ImportOptions, ImportSummary, Progress, StoreError};
 use crate::model::Dataset;
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -68,6 +68,8 @@ pub trait ImportTx: Send {
         records: &[Record],
         generation: i64,
     ) -> impl Future<Output = Result<()>> + Send;
+    /// Deletes the events `ids` and their records; returns the rows deleted.
+    fn delete_events(&mut self, ids: &[i64]) -> impl Future<Output = Result<u64>> + Send;
     fn set_generation(&mut self, generation: i64) -> impl Future<Output = Result<()>> + Send;
 }
 
@@ -76,11 +78,17 @@ pub trait ImportTx: Send {
 pub async fn run<T: ImportTx>(
     tx: &mut T,
     dataset: &Dataset,
+    options: ImportOptions,
     progress: Option<&Progress>,
 ) -> Result<ImportSummary> {
     let version = tx.version().await?;
     let stored_users = tx.stored_users().await?;
     let stored_events = tx.stored_events().await?;
+    let absent = if options.delete_absent_events {
+        plan::absent(&stored_events, dataset)
+    } else {
+        Vec::new()
+    };
     let replaced = plan::replaced_ids(&stored_events, dataset);
     let mut stored_records: HashMap<i64, Vec<StoredRecord>> = HashMap::new();
     if !replaced.is_empty() {
@@ -92,7 +100,7 @@ pub async fn run<T: ImportTx>(
     let plan = plan::import(&stored_users, &stored_events, &stored_records, dataset)
         .map_err(StoreError::Rejected)?;
     tracing::debug!(elapsed = ?started.elapsed(), writes = plan.writes(), "import planned");
-    if plan.is_empty() {
+    if plan.is_empty() && absent.is_empty() {
         return Ok(ImportSummary {
             generation: version.generation,
             ..ImportSummary::default()
@@ -136,12 +144,22 @@ pub async fn run<T: ImportTx>(
         }
         changed_events.push(write.slug.clone());
     }
+    let mut records_written = total;
+    let mut deleted_events = Vec::new();
+    if !absent.is_empty() {
+        let ids: Vec<i64> = absent.iter().map(|e| e.id).collect();
+        // The generation moves on, so every replica reloads and finds the
+        // event gone from the list of stored events.
+        records_written += tx.delete_events(&ids).await?;
+        deleted_events = absent.iter().map(|e| e.slug.clone()).collect();
+    }
     tx.set_generation(generation).await?;
     tracing::debug!(elapsed = ?started.elapsed(), "import written");
     Ok(ImportSummary {
         generation,
         changed_events,
-        records_written: total,
+        records_written,
+        deleted_events,
     })
 }
 

@@ -134,6 +134,17 @@ pub struct ImportSummary {
     pub changed_events: Vec<String>,
     /// Records (users, events and event items) inserted, updated or deleted.
     pub records_written: u64,
+    /// Slugs of the stored events deleted because the dataset does not
+    /// have them (only with [`ImportOptions::delete_absent_events`]).
+    pub deleted_events: Vec<String>,
+}
+
+/// How an import treats what is stored.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Also delete the stored events the dataset does not have, in the same
+    /// transaction: a sync of every upstream event mirrors deletions.
+    pub delete_absent_events: bool,
 }
 
 pub trait Store: Send + Sync {
@@ -159,6 +170,16 @@ pub trait Store: Send + Sync {
     fn import<'a>(
         &'a self,
         dataset: &'a Dataset,
+        progress: Option<&'a Progress>,
+    ) -> BoxFuture<'a, Result<ImportSummary, StoreError>> {
+        self.import_with(dataset, ImportOptions::default(), progress)
+    }
+
+    /// `import`, with options (e.g. deleting the events the dataset lacks).
+    fn import_with<'a>(
+        &'a self,
+        dataset: &'a Dataset,
+        options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary, StoreError>>;
 

@@ -235,3 +235,17 @@ pub fn replaced_ids(stored_events: &[StoredEvent], dataset: &Dataset) -> Vec<i64
         .filter_map(|e| stored_match(stored_events, e).map(|s| s.id))
         .collect()
 }
+
+/// The stored events the dataset does not have (by slug, case-insensitively),
+/// which an import that mirrors every event deletes.
+pub fn absent<'a>(stored_events: &'a [StoredEvent], dataset: &Dataset) -> Vec<&'a StoredEvent> {
+    let wanted: std::collections::HashSet<String> = dataset
+        .events
+        .iter()
+        .map(|e| e.slug.to_lowercase())
+        .collect();
+    stored_events
+        .iter()
+        .filter(|s| !wanted.contains(&s.slug.to_lowercase()))
+        .collect()
+}

@@ -16,8 +16,8 @@ use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, EventVersion, ImportSummary, Loaded, Progress, Store,
-    StoreError, OLD_SCHEMA,
+    BoxFuture, DataVersion, DbSettings, EventVersion, ImportOptions, ImportSummary, Loaded,
+    Progress, Store, StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -87,13 +87,14 @@ impl PgStore {
     async fn import_dataset(
         &self,
         dataset: &Dataset,
+        options: ImportOptions,
         progress: Option<&Progress>,
     ) -> Result<ImportSummary> {
         let mut tx = Tx(self.pool.begin().await?);
         // One import at a time: the next waits here for this one's commit.
         tx.0.execute("SELECT 1 FROM store WHERE id = 1 FOR UPDATE")
             .await?;
-        let summary = import::run(&mut tx, dataset, progress).await?;
+        let summary = import::run(&mut tx, dataset, options, progress).await?;
         tx.0.commit().await?;
         Ok(summary)
     }
@@ -393,6 +394,24 @@ impl ImportTx for Tx {
         Ok(())
     }
 
+    async fn delete_events(&mut self, ids: &[i64]) -> Result<u64> {
+        let records = sqlx::query("DELETE FROM records WHERE event = ANY($1)")
+            .bind(ids)
+            .execute(&mut *self.0)
+            .await?
+            .rows_affected();
+        sqlx::query("DELETE FROM deleted_records WHERE event = ANY($1)")
+            .bind(ids)
+            .execute(&mut *self.0)
+            .await?;
+        let events = sqlx::query("DELETE FROM events WHERE id = ANY($1)")
+            .bind(ids)
+            .execute(&mut *self.0)
+            .await?
+            .rows_affected();
+        Ok(records + events)
+    }
+
     async fn set_generation(&mut self, generation: i64) -> Result<()> {
         sqlx::query("UPDATE store SET generation = $1 WHERE id = 1")
             .bind(generation)
@@ -422,12 +441,13 @@ impl Store for PgStore {
         Box::pin(self.read(load::against(known)))
     }
 
-    fn import<'a>(
+    fn import_with<'a>(
         &'a self,
         dataset: &'a Dataset,
+        options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary>> {
-        Box::pin(self.import_dataset(dataset, progress))
+        Box::pin(self.import_dataset(dataset, options, progress))
     }
 
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {

@@ -16,8 +16,8 @@ use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, EventVersion, ImportSummary, Loaded, Progress, Store,
-    StoreError, OLD_SCHEMA,
+    BoxFuture, DataVersion, DbSettings, EventVersion, ImportOptions, ImportSummary, Loaded,
+    Progress, Store, StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -175,11 +175,12 @@ impl SqliteStore {
     async fn import_dataset(
         &self,
         dataset: &Dataset,
+        options: ImportOptions,
         progress: Option<&Progress>,
     ) -> Result<ImportSummary> {
         let pool = self.pool().await?;
         let mut tx = Tx(pool.begin_with("BEGIN IMMEDIATE").await?);
-        let summary = import::run(&mut tx, dataset, progress).await?;
+        let summary = import::run(&mut tx, dataset, options, progress).await?;
         tx.0.commit().await?;
         if summary.records_written > 0 {
             // Move the import from the WAL into the database file, so that
@@ -472,6 +473,27 @@ impl ImportTx for Tx {
         .await
     }
 
+    async fn delete_events(&mut self, ids: &[i64]) -> Result<u64> {
+        let records =
+            sqlx::query("DELETE FROM records WHERE event IN (SELECT value FROM json_each(?1))")
+                .bind(ids_json(ids))
+                .execute(&mut *self.0)
+                .await?
+                .rows_affected();
+        // Its tombstones go too: a later event may get the same id.
+        sqlx::query("DELETE FROM deleted_records WHERE event IN (SELECT value FROM json_each(?1))")
+            .bind(ids_json(ids))
+            .execute(&mut *self.0)
+            .await?;
+        let events =
+            sqlx::query("DELETE FROM events WHERE id IN (SELECT value FROM json_each(?1))")
+                .bind(ids_json(ids))
+                .execute(&mut *self.0)
+                .await?
+                .rows_affected();
+        Ok(records + events)
+    }
+
     async fn set_generation(&mut self, generation: i64) -> Result<()> {
         sqlx::query("UPDATE store SET generation = ?1 WHERE id = 1")
             .bind(generation)
@@ -504,12 +526,13 @@ impl Store for SqliteStore {
         Box::pin(self.read(load::against(known)))
     }
 
-    fn import<'a>(
+    fn import_with<'a>(
         &'a self,
         dataset: &'a Dataset,
+        options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary>> {
-        Box::pin(self.import_dataset(dataset, progress))
+        Box::pin(self.import_dataset(dataset, options, progress))
     }
 
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {

@@ -4,9 +4,11 @@
 //! It is a dataset document. Its users come first; a speaker seen upstream
 //! with the same code gets the upstream name, e-mail and avatar. Per event
 //! (matched by slug), every field it gives replaces the mirrored one,
-//! except `questions` (by `id`) and `submissions` (by `code`): an entry
-//! there changes only the fields it names on the mirrored item (e.g.
-//! `"active": false`, `"assigned_reviewers": [...]`).
+//! except `questions`, `tracks`, `submission_types` (by `id`) and
+//! `submissions` (by `code`): an entry there changes only the fields it
+//! names on the mirrored item (e.g. `"active": false`,
+//! `"assigned_reviewers": [...]`); tracks and types the upstream does not
+//! show are added.
 
 use std::collections::BTreeMap;
 
@@ -82,6 +84,9 @@ pub fn merge(
                 "avatar".into(),
                 found.avatar.map_or(Value::Null, Value::String),
             );
+            if let Some(id) = found.id {
+                user.insert("id".into(), id.into());
+            }
         }
     }
     for (code, found) in seen {
@@ -90,6 +95,7 @@ pub fn merge(
             "name": found.name,
             "email": found.email.unwrap_or_else(|| format!("{}@speakers.invalid", code.to_lowercase())),
             "avatar": found.avatar,
+            "id": found.id,
         }));
     }
     if let Some(list) = access.get("events") {
@@ -113,7 +119,9 @@ pub fn merge(
             };
             for (key, value) in overlay {
                 if key == "questions" || key == "submissions" {
-                    overlay_items(event, key, value, i)?;
+                    overlay_items(event, key, value, i, false)?;
+                } else if key == "tracks" || key == "submission_types" {
+                    overlay_items(event, key, value, i, true)?;
                 } else if key != "slug" {
                     event.insert(key.clone(), value.clone());
                 }
@@ -128,13 +136,17 @@ pub fn merge(
     }))
 }
 
-/// Questions by `id`, submissions by `code`: the access file's entry sets
-/// only the fields it names (e.g. `active`, `assigned_reviewers`).
+/// Questions, tracks and submission types by `id`, submissions by `code`:
+/// the access file's entry sets only the fields it names (e.g. `active`,
+/// `assigned_reviewers`, a track's `color`). With `add`, an entry the
+/// upstream lacks is added (a track no submission uses); otherwise it is an
+/// error.
 fn overlay_items(
     event: &mut Map<String, Value>,
     list: &str,
     overlay: &Value,
     i: usize,
+    add: bool,
 ) -> Result<(), SyncError> {
     let Value::Array(overlay) = overlay else {
         return Err(access_error(
@@ -142,16 +154,23 @@ fn overlay_items(
             "expected a list",
         ));
     };
-    let key = if list == "questions" { "id" } else { "code" };
-    let Some(Value::Array(items)) = event.get_mut(list) else {
+    let key = if list == "submissions" { "code" } else { "id" };
+    let items = event
+        .entry(list)
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Value::Array(items) = items else {
         return Ok(());
     };
     for (j, given) in overlay.iter().enumerate() {
         let wanted = given.get(key).filter(|v| !v.is_null());
-        let Some(target) = items
-            .iter_mut()
-            .find(|item| wanted.is_some() && item.get(key) == wanted)
-        else {
+        let found = items
+            .iter()
+            .position(|item| wanted.is_some() && item.get(key) == wanted);
+        let Some(target) = found.map(|n| &mut items[n]) else {
+            if add {
+                items.push(given.clone());
+                continue;
+            }
             return Err(access_error(
                 &format!("events[{i}].{list}[{j}].{key}"),
                 "no such item upstream",

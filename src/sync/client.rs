@@ -59,6 +59,12 @@ impl Client {
         })
     }
 
+    /// The same client with another base delay between retries (tests).
+    pub fn with_backoff(mut self, backoff: Duration) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
     /// The URL of `path_and_query` on the upstream. `next` links are
     /// absolute and may name another host (the upstream's own idea of its
     /// base URL); only their path and query are kept, so every request goes
@@ -77,6 +83,29 @@ impl Client {
     /// GETs `url` as JSON, retrying network errors, timeouts, 5xx, 429 and
     /// unreadable bodies with exponential backoff (or `Retry-After`).
     pub async fn get_json(&self, url: &str, anonymous: bool) -> Result<Value, SyncError> {
+        let value = self.get_parsed(url, anonymous, false, parse_json).await?;
+        Ok(value.expect("a 404 is an error unless asked otherwise"))
+    }
+
+    /// `get_json`, but a 404 is `None`: for what an upstream may not have
+    /// (an export of a schedule the token may not see).
+    pub async fn get_json_if_found(
+        &self,
+        url: &str,
+        anonymous: bool,
+    ) -> Result<Option<Value>, SyncError> {
+        self.get_parsed(url, anonymous, true, parse_json).await
+    }
+
+    /// GETs `url` and reads the body with `parse` (an unreadable body is
+    /// retried like a failed request). With `missing_ok`, a 404 is `None`.
+    pub async fn get_parsed<T>(
+        &self,
+        url: &str,
+        anonymous: bool,
+        missing_ok: bool,
+        parse: impl Fn(&[u8]) -> Result<T, String>,
+    ) -> Result<Option<T>, SyncError> {
         let mut last = String::new();
         for attempt in 0..ATTEMPTS {
             let mut delay = self.backoff * 2u32.pow(attempt);
@@ -93,13 +122,13 @@ impl Client {
                     if status.is_success() {
                         match response.bytes().await {
                             Err(err) => last = format!("body cut off: {}", without_url(&err)),
-                            Ok(body) => match serde_json::from_slice::<Value>(&body) {
-                                Ok(value) => return Ok(value),
-                                Err(err) => {
-                                    last = format!("malformed JSON ({} bytes): {err}", body.len())
-                                }
+                            Ok(body) => match parse(&body) {
+                                Ok(value) => return Ok(Some(value)),
+                                Err(err) => last = err,
                             },
                         }
+                    } else if missing_ok && status == StatusCode::NOT_FOUND {
+                        return Ok(None);
                     } else if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
                         if let Some(wait) = retry_after(response.headers()) {
                             if wait > MAX_RETRY_AFTER {
@@ -131,6 +160,11 @@ impl Client {
             format!("{last} (after {ATTEMPTS} attempts)"),
         ))
     }
+}
+
+fn parse_json(body: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice::<Value>(body)
+        .map_err(|err| format!("malformed JSON ({} bytes): {err}", body.len()))
 }
 
 /// reqwest's messages repeat the URL; it is already named once.

@@ -240,6 +240,8 @@ pub struct SeenUser {
     pub name: String,
     pub email: Option<String>,
     pub avatar: Option<String>,
+    /// pretalx's user id, where the schedule exports show it.
+    pub id: Option<i64>,
 }
 
 /// Maps one event to its dataset document. `users` collects the speakers
@@ -301,6 +303,7 @@ pub fn map_event(
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 avatar: speaker.opt_str("avatar")?.map(str::to_string),
+                id: None,
             });
             speakers.push(Value::String(speaker_code));
         }
@@ -378,6 +381,7 @@ pub fn map_event(
             name: item.str("name")?.into(),
             email: None,
             avatar: item.opt_str("avatar")?.map(str::to_string),
+            id: None,
         });
         if let Some(email) = item.value.get("email").and_then(Value::as_str) {
             seen.email = Some(email.to_string());

@@ -8,6 +8,7 @@
 pub mod access;
 pub mod client;
 pub mod legacy;
+pub mod upstream_exports;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,7 +17,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::dataset::validate;
-use crate::storage::{ImportSummary, Store};
+use crate::storage::{ImportOptions, ImportSummary, Store};
 
 /// Why a round failed: the URL and JSON path where known.
 #[derive(Debug)]
@@ -74,7 +75,16 @@ pub async fn run_once(
     let reviewer_codes = access::names_to_codes(&access, &raws)?;
     let mut events = Vec::new();
     for raw in &raws {
-        events.push(legacy::map_event(raw, &mut seen_users, &reviewer_codes)?);
+        let mut event = legacy::map_event(raw, &mut seen_users, &reviewer_codes)?;
+        // Ids, guids, breaks, ...: from the schedule exports.
+        let slug = raw.event.1["slug"].as_str().unwrap_or_default();
+        let filled = upstream_exports::fill_event(&client, slug, &mut event, &requests).await?;
+        for (code, id) in filled.person_ids {
+            if let Some(user) = seen_users.get_mut(&code) {
+                user.id = Some(id);
+            }
+        }
+        events.push(event);
     }
     let document = access::merge(&access, seen_users, events)?;
     let dataset = validate::parse_value(&document).map_err(|problems| {
@@ -85,8 +95,15 @@ pub async fn run_once(
             lines.join("\n")
         ))
     })?;
+    // Mirroring every event the token sees: an event gone upstream goes.
+    // With --event, other stored events are not this sync's business; and
+    // an upstream that lists no event at all (a token stripped of every
+    // permission, a misconfigured upstream) does not empty the mirror.
+    let import = ImportOptions {
+        delete_absent_events: options.events.is_empty() && !slugs.is_empty(),
+    };
     store
-        .import(&dataset, None)
+        .import_with(&dataset, import, None)
         .await
         .map_err(|e| SyncError(format!("cannot write the mirror: {e}")))
 }
@@ -143,6 +160,29 @@ mod tests {
             "http://127.0.0.1:9/api/events/x/talks/?limit=25&offset=25"
         );
         assert_eq!(client.url("/api/events/"), "http://127.0.0.1:9/api/events/");
+    }
+
+    #[test]
+    fn access_tracks_change_only_named_fields_and_add_unused_ones() {
+        let events = vec![serde_json::json!({
+            "slug": "conf",
+            "tracks": [{"id": 1, "name": {"en": "Main"}, "description": {"en": "From the exports"}}],
+        })
+        .as_object()
+        .unwrap()
+        .clone()];
+        let access = serde_json::json!({"events": [{"slug": "conf", "tracks": [
+            {"id": 1, "color": "#ff0000"},
+            {"id": 5, "name": "Unused", "color": "#00ff00"},
+        ]}]});
+        let merged = access::merge(&access, BTreeMap::new(), events).unwrap();
+        assert_eq!(
+            merged["events"][0]["tracks"],
+            serde_json::json!([
+                {"id": 1, "name": {"en": "Main"}, "description": {"en": "From the exports"}, "color": "#ff0000"},
+                {"id": 5, "name": "Unused", "color": "#00ff00"},
+            ])
+        );
     }
 
     #[test]

@@ -12,7 +12,8 @@ use confapi::dataset::{demo, validate};
 use confapi::http::{AppState, Config};
 use confapi::model::Dataset;
 use confapi::storage::{
-    BoxFuture, DataVersion, EventVersion, ImportSummary, Loaded, Progress, Store, StoreError,
+    BoxFuture, DataVersion, EventVersion, ImportOptions, ImportSummary, Loaded, Progress, Store,
+    StoreError,
 };
 
 use crate::helpers::mini;
@@ -71,9 +72,10 @@ impl Store for MemoryStore {
             })
         })
     }
-    fn import<'a>(
+    fn import_with<'a>(
         &'a self,
         _: &'a Dataset,
+        _: ImportOptions,
         _: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary, StoreError>> {
         Box::pin(async { Err(StoreError::Config("read-only test store".into())) })

@@ -12,7 +12,7 @@ use confapi::cache::CatalogCache;
 use confapi::http::{AppState, Config};
 use confapi::model::Dataset;
 use confapi::storage::{
-    self, BoxFuture, DataVersion, ImportSummary, Loaded, Progress, Store, StoreError,
+    self, BoxFuture, DataVersion, ImportOptions, ImportSummary, Loaded, Progress, Store, StoreError,
 };
 
 #[derive(Default)]
@@ -41,12 +41,13 @@ impl Store for CountingStore {
         self.counts.load.fetch_add(1, Ordering::SeqCst);
         self.inner.load(known)
     }
-    fn import<'a>(
+    fn import_with<'a>(
         &'a self,
         dataset: &'a Dataset,
+        options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary, StoreError>> {
-        self.inner.import(dataset, progress)
+        self.inner.import_with(dataset, options, progress)
     }
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>> {
         self.inner.export(slugs)

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use confapi::dataset::validate::parse_value;
 use confapi::dataset::{demo, to_json};
 use confapi::model::Dataset;
-use confapi::storage::{self, StoreError};
+use confapi::storage::{self, ImportOptions, ImportSummary, StoreError};
 use serde_json::{json, Value};
 
 fn democon() -> Dataset {
@@ -329,6 +329,105 @@ async fn a_replaced_sqlite_database_is_noticed_by_a_running_server() {
         assert!(Instant::now() < deadline, "still serving {slugs:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// A sync of every upstream event deletes the stored events the upstream no
+/// longer has, in the import's transaction, and a running server drops them
+/// (404) at its next reload; a plain import keeps them.
+#[tokio::test]
+async fn an_import_of_every_event_deletes_the_absent_ones_and_servers_drop_them() {
+    let document = helpers::democon();
+    let server = helpers::TestServer::start(std::slice::from_ref(&document)).await;
+    let admin = server.token(&helpers::token_of(&document, "admin@example.org"));
+    assert_eq!(admin.get("/api/events/privcon/").await.status, 200);
+    assert_eq!(admin.get("/privcon/schedule.json").await.status, 200);
+    let mut only_democon = democon();
+    let privcon = only_democon.events.remove(1);
+    assert_eq!(privcon.slug, "privcon");
+    let privcon_records = 1
+        + privcon.submission_types.len()
+        + privcon.tracks.len()
+        + privcon.rooms.len()
+        + privcon.tags.len()
+        + privcon.questions.len()
+        + privcon.speakers.len()
+        + privcon.submissions.len()
+        + privcon.answers.len()
+        + privcon.reviews.len();
+
+    let plain = server.store.import(&only_democon, None).await.unwrap();
+    assert_eq!(
+        plain,
+        ImportSummary {
+            generation: 1,
+            ..ImportSummary::default()
+        },
+        "without the option, an absent event is kept"
+    );
+
+    let mirror = ImportOptions {
+        delete_absent_events: true,
+    };
+    let summary = server
+        .store
+        .import_with(&only_democon, mirror, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        summary,
+        ImportSummary {
+            generation: 2,
+            changed_events: vec![],
+            records_written: privcon_records as u64,
+            deleted_events: vec!["privcon".into()],
+        }
+    );
+    // The server's own poll picks the new generation up. The API then
+    // answers as for an event that never existed (403, behaviour.md §3),
+    // the exports 404, and the events list no longer names it.
+    let unknown = admin.get("/api/events/nosuchevent/").await;
+    assert_eq!(unknown.status, 403);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while server.cache.cached_generation() != 2 {
+        assert!(Instant::now() < deadline, "the server did not reload");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let gone = admin.get("/api/events/privcon/").await;
+    assert_eq!((gone.status, &gone.body), (403, &unknown.body));
+    let export_reply = admin.get("/privcon/schedule.json").await;
+    assert_eq!(
+        (export_reply.status, &export_reply.body),
+        (404, &json!({"detail": "Not found."}))
+    );
+    let listed: Vec<Value> = admin
+        .all("/api/events/")
+        .await
+        .iter()
+        .map(|e| e["slug"].clone())
+        .collect();
+    assert_eq!(listed, vec![json!("democon")]);
+    assert_eq!(admin.get("/api/events/democon/").await.status, 200);
+    let exported = export(&server.db_url);
+    let slugs: Vec<&Value> = exported["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["slug"])
+        .collect();
+    assert_eq!(slugs, vec!["democon"], "the event's records are gone too");
+
+    let again = server
+        .store
+        .import_with(&only_democon, mirror, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        again,
+        ImportSummary {
+            generation: 2,
+            ..ImportSummary::default()
+        }
+    );
 }
 
 async fn event_slugs(server: &helpers::TestServer) -> Vec<String> {
