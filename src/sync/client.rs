@@ -23,6 +23,9 @@ pub struct Client {
     pub origin: String,
     /// Base delay of the exponential backoff.
     backoff: Duration,
+    /// The `Pretalx-Version` header sent with every request, if any
+    /// (pretalx 2025+ answers in the API version it names).
+    version: Option<&'static str>,
 }
 
 impl Client {
@@ -56,7 +59,13 @@ impl Client {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(500),
             ),
+            version: None,
         })
+    }
+
+    /// Sends `Pretalx-Version: version` from now on.
+    pub fn set_version(&mut self, version: &'static str) {
+        self.version = Some(version);
     }
 
     /// The URL of `path_and_query` on the upstream. `next` links are
@@ -77,6 +86,17 @@ impl Client {
     /// GETs `url` as JSON, retrying network errors, timeouts, 5xx, 429 and
     /// unreadable bodies with exponential backoff (or `Retry-After`).
     pub async fn get_json(&self, url: &str, anonymous: bool) -> Result<Value, SyncError> {
+        self.get_json_or_missing(url, anonymous)
+            .await?
+            .ok_or_else(|| SyncError::at(url, "answered 404 Not Found"))
+    }
+
+    /// Like `get_json`, but a 404 is `None` (used to tell API generations apart).
+    pub async fn get_json_or_missing(
+        &self,
+        url: &str,
+        anonymous: bool,
+    ) -> Result<Option<Value>, SyncError> {
         let mut last = String::new();
         for attempt in 0..ATTEMPTS {
             let mut delay = self.backoff * 2u32.pow(attempt);
@@ -85,7 +105,10 @@ impl Client {
             } else {
                 &self.http
             };
-            let request = client.get(url).header("Accept", "application/json");
+            let mut request = client.get(url).header("Accept", "application/json");
+            if let Some(version) = self.version {
+                request = request.header("Pretalx-Version", version);
+            }
             match request.send().await {
                 Err(err) => last = format!("request failed: {}", without_url(&err)),
                 Ok(response) => {
@@ -94,7 +117,7 @@ impl Client {
                         match response.bytes().await {
                             Err(err) => last = format!("body cut off: {}", without_url(&err)),
                             Ok(body) => match serde_json::from_slice::<Value>(&body) {
-                                Ok(value) => return Ok(value),
+                                Ok(value) => return Ok(Some(value)),
                                 Err(err) => {
                                     last = format!("malformed JSON ({} bytes): {err}", body.len())
                                 }
@@ -114,6 +137,8 @@ impl Client {
                             delay = wait;
                         }
                         last = format!("answered {status}");
+                    } else if status == StatusCode::NOT_FOUND {
+                        return Ok(None);
                     } else {
                         let body = response.text().await.unwrap_or_default();
                         let detail: String = body.chars().take(200).collect();

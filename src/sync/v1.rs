@@ -1,0 +1,517 @@
+//! Reads an event through pretalx's versioned API (`Pretalx-Version: v1`,
+//! pretalx 2025.1 and later) and maps it to the same dataset document as
+//! `legacy`.
+//!
+//! Differences from the legacy API that matter here: lists are paged with
+//! `page_size` (rooms with `limit`), reviews name the reviewer's code,
+//! questions show `active` and `position`, the released schedule has its own
+//! endpoint (`schedules`, with version and release time) and its slots
+//! theirs (`slots`, with `is_visible` for organisers), and track and
+//! submission-type lists exist. What v1 does not show is listed in
+//! README.md ("Mirroring a pretalx").
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::{json, Map, Value};
+
+use super::client::Client;
+use super::legacy::{codes, fetch_pages, Fetched, Item, SeenUser};
+use super::SyncError;
+
+/// The version every request names: answers keep this shape whatever the
+/// token's own default version is.
+pub const VERSION: &str = "v1";
+/// pretalx caps `page_size` at its `max_pagination_limit` (250 by default).
+const PAGE: &str = "page_size=250";
+/// Rooms are paged by limit and offset, without a cap.
+const ROOM_PAGE: &str = "limit=1000";
+
+/// Everything read about one event.
+pub struct RawEvent {
+    pub event: (String, Value),
+    pub submissions: Fetched,
+    pub public_submissions: Fetched,
+    pub schedules: Fetched,
+    pub slots: Fetched,
+    pub speakers: Fetched,
+    pub questions: Fetched,
+    pub answers: Fetched,
+    pub reviews: Fetched,
+    pub rooms: Fetched,
+    pub tags: Fetched,
+    pub tracks: Fetched,
+    pub submission_types: Fetched,
+}
+
+/// Whether the upstream speaks the versioned API: its submission types
+/// have an endpoint of their own only there (pretalx 2024.x and confapi
+/// answer 404).
+pub async fn speaks_v1(client: &Client, slug: &str) -> Result<bool, SyncError> {
+    let url = client.url(&format!("/api/events/{slug}/submission-types/?page_size=1"));
+    Ok(client.get_json_or_missing(&url, false).await?.is_some())
+}
+
+pub async fn read_event(
+    client: &Client,
+    slug: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<RawEvent, SyncError> {
+    let base = format!("/api/events/{slug}");
+    let event_url = client.url(&format!("{base}/"));
+    let event = client.get_json(&event_url, false).await?;
+    requests();
+    let list = |name: &str, page: &'static str, anonymous: bool| {
+        let path = format!("{base}/{name}");
+        async move { fetch_pages(client, &path, page, anonymous, requests).await }
+    };
+    // What the public sees tells whether the schedule is shown.
+    let is_public = event.get("is_public").and_then(Value::as_bool) == Some(true);
+    let public_submissions = async {
+        if is_public {
+            list("submissions/", PAGE, true).await
+        } else {
+            Ok(Fetched { pages: Vec::new() })
+        }
+    };
+    // A few lists at a time: fast, and gentle on a slow upstream.
+    let (submissions, public_submissions, schedules, slots, speakers) = tokio::try_join!(
+        list("submissions/?expand=resources", PAGE, false),
+        public_submissions,
+        list("schedules/", PAGE, false),
+        // Without a filter: the slots of the current released schedule.
+        list("slots/", PAGE, false),
+        list("speakers/", PAGE, false),
+    )?;
+    let (questions, answers, reviews, rooms) = tokio::try_join!(
+        list("questions/?expand=options", PAGE, false),
+        list("answers/", PAGE, false),
+        // With the reviewer's code, name and e-mail (a user like a speaker).
+        list("reviews/?expand=user", PAGE, false),
+        list("rooms/", ROOM_PAGE, false),
+    )?;
+    let (tags, tracks, submission_types) = tokio::try_join!(
+        list("tags/", PAGE, false),
+        list("tracks/", PAGE, false),
+        list("submission-types/", PAGE, false),
+    )?;
+    Ok(RawEvent {
+        event: (event_url, event),
+        submissions,
+        public_submissions,
+        schedules,
+        slots,
+        speakers,
+        questions,
+        answers,
+        reviews,
+        rooms,
+        tags,
+        tracks,
+        submission_types,
+    })
+}
+
+/// A text the v1 API may show as null, or leave out when the CfP does not
+/// ask for it (`abstract`, `notes`, ...): the dataset's empty text.
+fn text(item: &Item, key: &str) -> Result<String, SyncError> {
+    match item.value.get(key) {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(item.wrong(key, "a string or null")),
+    }
+}
+
+/// An optional field the upstream may leave out: its value, or `default`.
+fn or(item: &Item, key: &str, default: Value) -> Value {
+    item.value.get(key).cloned().unwrap_or(default)
+}
+
+/// A URL that pretalx shows as "" when there is none.
+fn url(item: &Item, key: &str) -> Result<Option<String>, SyncError> {
+    Ok(match item.value.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.is_empty() => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(item.wrong(key, "a URL, \"\" or null")),
+    })
+}
+
+/// The v1 API gives availabilities without ids; the dataset numbers them
+/// (rooms' and speakers' share one sequence per event) in upstream order.
+fn availabilities(item: &Item, next_id: &mut i64) -> Result<Vec<Value>, SyncError> {
+    let Some(Value::Array(_)) = item.value.get("availabilities") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for a in item.list("availabilities")? {
+        *next_id += 1;
+        out.push(json!({"id": *next_id, "start": a.str("start")?, "end": a.str("end")?}));
+    }
+    Ok(out)
+}
+
+/// Maps one event to its dataset document. `users` collects the speakers seen.
+pub fn map_event(
+    raw: &RawEvent,
+    users: &mut BTreeMap<String, SeenUser>,
+) -> Result<Map<String, Value>, SyncError> {
+    let (event_url, event_value) = &raw.event;
+    let event = Item {
+        value: event_value,
+        url: event_url,
+        path: "$".into(),
+    };
+    let slug = event.str("slug")?.to_string();
+    let is_public = event
+        .get("is_public")?
+        .as_bool()
+        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    // Neither submissions nor reviews show when they were made in v1.
+    let unknown_time = format!("{}T00:00:00Z", event.str("date_from")?);
+
+    // The current released schedule: the newest one with a version (the
+    // work-in-progress one has none).
+    let mut schedule = Value::Null;
+    for item in raw.schedules.items() {
+        if let Some(version) = item.opt_str("version")?.filter(|v| *v != "wip") {
+            let published = item.opt_str("published")?;
+            if let Some(published) = published {
+                let newer = schedule
+                    .get("published")
+                    .and_then(Value::as_str)
+                    .is_none_or(|seen| published > seen);
+                if newer {
+                    schedule = json!({"version": version, "published": published});
+                }
+            }
+        }
+    }
+
+    // Slots of the current schedule, by submission (breaks have none).
+    let mut slots: HashMap<String, Vec<Value>> = HashMap::new();
+    for item in raw.slots.items() {
+        let Some(code) = item.opt_str("submission")? else {
+            continue; // a break: see the exports call site in super::run_once
+        };
+        slots.entry(code.to_string()).or_default().push(json!({
+            "room": item.opt_i64("room")?,
+            "start": item.raw("start")?,
+            "end": item.raw("end")?,
+            "is_visible": item.get("is_visible")?.as_bool().ok_or_else(|| item.wrong("is_visible", "a boolean"))?,
+        }));
+    }
+    if schedule.is_null() && !slots.is_empty() {
+        return Err(SyncError::at_path(
+            &raw.schedules
+                .pages
+                .first()
+                .map_or(String::new(), |p| p.0.clone()),
+            "results",
+            "slots exist but no released schedule is listed",
+        ));
+    }
+    let public: HashSet<String> = codes(&raw.public_submissions)?;
+
+    let mut speakers = Vec::new();
+    let mut next_availability = 0;
+    for item in raw.speakers.items() {
+        let code = item.str("code")?.to_string();
+        let seen = users.entry(code.clone()).or_insert(SeenUser {
+            name: item.str("name")?.into(),
+            email: None,
+            avatar: url(&item, "avatar_url")?,
+        });
+        if let Some(email) = item.value.get("email").and_then(Value::as_str) {
+            seen.email = Some(email.to_string());
+        }
+        speakers.push(json!({
+            "user": code,
+            "biography": text(&item, "biography")?,
+            "availabilities": availabilities(&item, &mut next_availability)?,
+        }));
+    }
+
+    let mut confirmed_visible = false;
+    let mut submissions = Vec::new();
+    for item in raw.submissions.items() {
+        let code = item.str("code")?.to_string();
+        let mut speaker_codes = Vec::new();
+        for (i, speaker) in item.ids_or_codes("speakers")?.into_iter().enumerate() {
+            if !users.contains_key(&speaker) {
+                return Err(SyncError::at_path(
+                    item.url,
+                    &format!("{}.speakers[{i}]", item.path),
+                    &format!("speaker {speaker:?} is not in the speakers list"),
+                ));
+            }
+            speaker_codes.push(Value::String(speaker));
+        }
+        let state = item.str("state")?;
+        let slots = slots.remove(&code).unwrap_or_default();
+        if state == "confirmed" && slots.iter().any(|s| s["is_visible"] == true) {
+            confirmed_visible = true;
+        }
+        let mut resources = Vec::new();
+        for resource in item.list("resources")? {
+            if !resource.value.is_object() {
+                return Err(SyncError::at_path(
+                    item.url,
+                    &resource.path,
+                    "expected an object (the list was read with expand=resources)",
+                ));
+            }
+            resources.push(json!({
+                "resource": resource.str("resource")?,
+                "description": text(&resource, "description")?,
+            }));
+        }
+        let real = (
+            text(&item, "title")?,
+            text(&item, "abstract")?,
+            text(&item, "description")?,
+        );
+        submissions.push(json!({
+            "code": code,
+            "title": real.0,
+            "speakers": speaker_codes,
+            "submission_type": item.i64("submission_type")?,
+            // Left out when the event does not use tracks.
+            "track": or(&item, "track", Value::Null),
+            "state": state,
+            "pending_state": item.raw("pending_state")?,
+            "abstract": real.1,
+            "description": real.2,
+            "notes": text(&item, "notes")?,
+            "internal_notes": text(&item, "internal_notes")?,
+            "duration": item.i64("duration")?,
+            "slot_count": item.i64("slot_count")?,
+            "do_not_record": or(&item, "do_not_record", json!(false)),
+            "is_featured": item.raw("is_featured")?,
+            "content_locale": item.str("content_locale")?,
+            "image": url(&item, "image")?,
+            "created": unknown_time,
+            "tags": item.ids("tags")?,
+            "resources": resources,
+            "anonymised": anonymised(&item, &real)?,
+            "slots": slots,
+        }));
+    }
+    if let Some(code) = slots.keys().next() {
+        return Err(SyncError::at_path(
+            &raw.slots
+                .pages
+                .first()
+                .map_or(String::new(), |p| p.0.clone()),
+            "results",
+            &format!("a slot of submission {code:?}, which is not in the submissions list"),
+        ));
+    }
+
+    let mut questions = Vec::new();
+    for item in raw.questions.items() {
+        let mut options = Vec::new();
+        for option in item.list("options")? {
+            options.push(json!({"id": option.i64("id")?, "answer": option.raw("answer")?}));
+        }
+        questions.push(json!({
+            "id": item.i64("id")?,
+            "variant": item.str("variant")?,
+            "target": item.str("target")?,
+            "question": item.raw("question")?,
+            "help_text": item.raw("help_text")?,
+            "question_required": item.str("question_required")?,
+            "deadline": item.raw("deadline")?,
+            "freeze_after": item.raw("freeze_after")?,
+            "options": options,
+            "default_answer": item.raw("default_answer")?,
+            "contains_personal_data": item.raw("contains_personal_data")?,
+            "min_length": item.raw("min_length")?,
+            "max_length": item.raw("max_length")?,
+            "is_public": item.raw("is_public")?,
+            "is_visible_to_reviewers": item.raw("is_visible_to_reviewers")?,
+            "active": item.raw("active")?,
+            "position": item.opt_i64("position")?.unwrap_or(0),
+            "tracks": item.ids("tracks")?,
+            "submission_types": item.ids("submission_types")?,
+        }));
+    }
+
+    let mut answers = Vec::new();
+    for item in raw.answers.items() {
+        answers.push(json!({
+            "id": item.i64("id")?,
+            "question": item.i64("question")?,
+            "answer": text(&item, "answer")?,
+            "answer_file": url(&item, "answer_file")?,
+            "submission": item.opt_str("submission")?,
+            "person": item.opt_str("person")?,
+            "review": item.opt_i64("review")?,
+            "options": item.ids("options")?,
+        }));
+    }
+
+    let mut reviews = Vec::new();
+    for item in raw.reviews.items() {
+        // v1 gives the reviewer's code (the legacy API only a name); with
+        // expand=user also their name and e-mail.
+        let reviewer = item.object("user")?;
+        let user = reviewer.str("code")?.to_string();
+        let seen = users.entry(user.clone()).or_insert(SeenUser {
+            name: reviewer.str("name")?.into(),
+            email: None,
+            avatar: None,
+        });
+        if let Some(email) = reviewer.value.get("email").and_then(Value::as_str) {
+            seen.email = Some(email.to_string());
+        }
+        reviews.push(json!({
+            "id": item.i64("id")?,
+            "submission": item.str("submission")?,
+            "user": user,
+            "text": text(&item, "text")?,
+            "score": decimal(&item, "score")?,
+            "created": unknown_time,
+            "updated": unknown_time,
+        }));
+    }
+
+    let mut rooms = Vec::new();
+    for item in raw.rooms.items() {
+        rooms.push(json!({
+            "id": item.i64("id")?,
+            "guid": item.opt_str("guid")?,
+            "name": item.raw("name")?,
+            "description": i18n(&item, "description"),
+            "speaker_info": i18n(&item, "speaker_info"),
+            "capacity": item.opt_i64("capacity")?,
+            "position": item.opt_i64("position")?,
+            "availabilities": availabilities(&item, &mut next_availability)?,
+        }));
+    }
+
+    let mut tags = Vec::new();
+    for item in raw.tags.items() {
+        tags.push(json!({
+            "id": item.i64("id")?,
+            "tag": item.str("tag")?,
+            "description": i18n(&item, "description"),
+            "color": item.str("color")?,
+            "is_public": item.raw("is_public")?,
+        }));
+    }
+
+    let mut tracks = Vec::new();
+    for item in raw.tracks.items() {
+        tracks.push(json!({
+            "id": item.i64("id")?,
+            "name": item.raw("name")?,
+            "description": i18n(&item, "description"),
+            "color": item.opt_str("color")?.unwrap_or_default(),
+            "position": item.opt_i64("position")?,
+        }));
+    }
+
+    let mut types = Vec::new();
+    for item in raw.submission_types.items() {
+        types.push(json!({
+            "id": item.i64("id")?,
+            "name": item.raw("name")?,
+            "default_duration": item.i64("default_duration")?,
+        }));
+    }
+
+    let show_schedule = !(public.is_empty() && is_public && confirmed_visible);
+
+    let mut out = Map::new();
+    out.insert("slug".into(), json!(slug));
+    out.insert("name".into(), event.raw("name")?);
+    out.insert("is_public".into(), json!(is_public));
+    out.insert("date_from".into(), event.raw("date_from")?);
+    out.insert("date_to".into(), event.raw("date_to")?);
+    out.insert("timezone".into(), event.raw("timezone")?);
+    out.insert("locale".into(), or(&event, "locale", json!("en")));
+    if let Some(color) = event.opt_str("primary_color").ok().flatten() {
+        out.insert("primary_color".into(), json!(color));
+    }
+    out.insert("show_schedule".into(), json!(show_schedule));
+    out.insert("schedule".into(), schedule);
+    out.insert("submission_types".into(), Value::Array(types));
+    out.insert("tracks".into(), Value::Array(tracks));
+    out.insert("rooms".into(), Value::Array(rooms));
+    out.insert("tags".into(), Value::Array(tags));
+    out.insert("questions".into(), Value::Array(questions));
+    out.insert("speakers".into(), Value::Array(speakers));
+    out.insert("submissions".into(), Value::Array(submissions));
+    out.insert("answers".into(), Value::Array(answers));
+    out.insert("reviews".into(), Value::Array(reviews));
+    Ok(out)
+}
+
+/// An i18n text pretalx shows as null when empty.
+fn i18n(item: &Item, key: &str) -> Value {
+    match item.value.get(key) {
+        None | Some(Value::Null) => json!({}),
+        Some(v) => v.clone(),
+    }
+}
+
+/// A score: pretalx's decimals are strings ("1.50") in v1.
+fn decimal(item: &Item, key: &str) -> Result<Value, SyncError> {
+    match item.get(key)? {
+        Value::Null => Ok(Value::Null),
+        Value::Number(n) => Ok(Value::Number(n.clone())),
+        Value::String(s) => s
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(|f| json!(f))
+            .ok_or_else(|| item.wrong(key, "a decimal number")),
+        _ => Err(item.wrong(key, "a decimal number or null")),
+    }
+}
+
+/// The organisers' anonymised texts: `anonymised_data` is a JSON object in
+/// a string (`"{}"` when not anonymised), with the anonymised fields and
+/// `"_anonymised": true`. Only texts that differ from the real ones count.
+fn anonymised(item: &Item, real: &(String, String, String)) -> Result<Value, SyncError> {
+    let data = match item.value.get("anonymised_data") {
+        None | Some(Value::Null) => return Ok(Value::Null),
+        Some(Value::String(s)) if s.trim().is_empty() => return Ok(Value::Null),
+        Some(Value::String(s)) => serde_json::from_str::<Value>(s)
+            .ok()
+            .filter(Value::is_object)
+            .ok_or_else(|| item.wrong("anonymised_data", "a JSON object in a string"))?,
+        Some(Value::Object(_)) => item.value["anonymised_data"].clone(),
+        Some(_) => return Err(item.wrong("anonymised_data", "a JSON object in a string")),
+    };
+    if data.get("_anonymised") != Some(&Value::Bool(true)) {
+        return Ok(Value::Null);
+    }
+    let pick = |key: &str, real: &str| match data.get(key).and_then(Value::as_str) {
+        Some(anon) if anon != real => anon.to_string(),
+        _ => String::new(),
+    };
+    let texts = (
+        pick("title", &real.0),
+        pick("abstract", &real.1),
+        pick("description", &real.2),
+    );
+    if texts.0.is_empty() && texts.1.is_empty() && texts.2.is_empty() {
+        return Ok(Value::Null);
+    }
+    Ok(json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
+}
+
+impl Item<'_> {
+    /// A list of codes (strings), e.g. a submission's speakers.
+    fn ids_or_codes(&self, key: &str) -> Result<Vec<String>, SyncError> {
+        self.list(key)?
+            .iter()
+            .map(|item| {
+                item.value.as_str().map(str::to_string).ok_or_else(|| {
+                    SyncError::at_path(self.url, &item.path, "expected a code (a string)")
+                })
+            })
+            .collect()
+    }
+}
