@@ -60,6 +60,27 @@ with freeze_time("{now}"):
     call_command("create_test_event", slug="{slug}", seed="{seed}")
 with scopes_disabled():
     event = Event.objects.get(slug="{slug}")
+    # What create_test_event leaves out: questions with answers (one with
+    # options, one only organisers see) and a public tag.
+    from pretalx.submission.models import Answer, AnswerOption, Question, Tag
+    subs = list(event.submissions.order_by("code"))
+    level = Question.objects.create(
+        event=event, question="Audience level", variant="choices", target="submission",
+        question_required="optional", is_public=True, position=1,
+    )
+    options = [AnswerOption.objects.create(question=level, answer=a, position=i)
+               for i, a in enumerate(["Beginner", "Expert"])]
+    note = Question.objects.create(
+        event=event, question="Anything else?", variant="text", target="submission",
+        question_required="optional", is_public=False, position=2,
+    )
+    for i, sub in enumerate(subs[:6]):
+        answer = Answer.objects.create(question=level, submission=sub, answer=options[i % 2].answer)
+        answer.options.add(options[i % 2])
+        Answer.objects.create(question=note, submission=sub, answer=f"Note {{i}}")
+    tag = Tag.objects.create(event=event, tag="keynote", color="#aa3300", is_public=True)
+    for sub in subs[::10]:
+        sub.tags.add(tag)
     # An organiser team of one administrator who speaks in nothing, so
     # the token sees every review (pretalx hides a speaker's own reviews).
     token = UserApiToken.objects.create(
@@ -125,14 +146,17 @@ class Upstream:
         env.pop("DJANGO_SETTINGS_MODULE", None)
         return env
 
-    def manage(self, *args, **kwargs):
-        return subprocess.run(
-            [str(self.python), "-m", "pretalx", *args],
-            env=self.env(),
-            cwd=self.root,
-            check=True,
-            **kwargs,
-        )
+    def manage(self, *args):
+        """A pretalx management command; its chatter goes to DIR/manage.log."""
+        log = self.root / "manage.log"
+        with open(log, "ab") as out:
+            result = subprocess.run(
+                [str(self.python), "-m", "pretalx", *args],
+                env=self.env(), cwd=self.root, stdout=out, stderr=out,
+            )
+        if result.returncode != 0:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"pretalx {args[0]} failed (exit {result.returncode}):\n{tail}")
 
     def setup(self):
         """A fresh database with the test event and a token."""
@@ -150,11 +174,11 @@ class Upstream:
             "[celery]\n"
         )
         started = time.monotonic()
-        self.manage("migrate", "--noinput", stdout=subprocess.DEVNULL)
+        self.manage("migrate", "--noinput")
         script = SETUP.format(
             seed=SEED, now=FROZEN_NOW, slug=SLUG, token_file=self.token_file
         )
-        self.manage("shell", "--unsafe-disable-scopes", "-c", script, stdout=subprocess.DEVNULL)
+        self.manage("shell", "--unsafe-disable-scopes", "-c", script)
         os.chmod(self.token_file, 0o600)
         self.log(f"== pretalx {VERSION} set up with event {SLUG} in {time.monotonic() - started:.0f}s")
 

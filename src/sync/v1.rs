@@ -377,9 +377,15 @@ pub fn map_event(
 
     let mut rooms = Vec::new();
     for item in raw.rooms.items() {
+        // `uuid` is the guid where one is set, else pretalx's stable
+        // computed one: what pretalx's own exports and legacy API show.
+        let guid = match item.value.get("uuid") {
+            Some(Value::String(uuid)) => Some(uuid.as_str()),
+            _ => item.opt_str("guid")?,
+        };
         rooms.push(json!({
             "id": item.i64("id")?,
-            "guid": item.opt_str("guid")?,
+            "guid": guid,
             "name": item.raw("name")?,
             "description": i18n(&item, "description"),
             "speaker_info": i18n(&item, "speaker_info"),
