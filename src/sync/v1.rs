@@ -521,3 +521,302 @@ impl Item<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One page of `results` at a made-up URL.
+    fn list(name: &str, results: Value) -> Fetched {
+        let Value::Array(results) = results else {
+            panic!("results must be a list")
+        };
+        Fetched {
+            pages: vec![(format!("http://up/api/events/conf/{name}/"), results)],
+        }
+    }
+
+    /// A small event as pretalx 2025.2.2 shows it to an organiser.
+    fn raw() -> RawEvent {
+        RawEvent {
+            event: (
+                "http://up/api/events/conf/".into(),
+                json!({"name": {"en": "Conf"}, "slug": "conf", "is_public": true,
+                       "date_from": "2025-06-01", "date_to": "2025-06-02",
+                       "timezone": "Europe/Berlin", "locale": "en", "primary_color": "#3b64d1"}),
+            ),
+            submissions: list(
+                "submissions",
+                json!([{
+                    "code": "ABC123", "title": "Talk", "speakers": ["SPK1"],
+                    "submission_type": 1, "track": 2, "tags": [5], "state": "confirmed",
+                    "abstract": "A", "description": "D", "duration": 30, "slot_count": 1,
+                    "content_locale": "en", "do_not_record": false, "image": null,
+                    "resources": [{"id": 1, "resource": "http://up/r.pdf", "description": "Slides"}],
+                    "slots": [], "answers": [7], "pending_state": null, "is_featured": true,
+                    "notes": null, "internal_notes": "inside",
+                    "anonymised_data": "{\"_anonymised\": true, \"title\": \"Anon talk\", \"abstract\": \"A\"}",
+                    "reviews": [3], "assigned_reviewers": [], "is_anonymised": true,
+                }]),
+            ),
+            public_submissions: list("submissions", json!([{"code": "ABC123"}])),
+            schedules: list(
+                "schedules",
+                json!([
+                    {"id": 2, "version": "wip", "published": null},
+                    {"id": 1, "version": "v1.0", "published": "2025-06-01T10:00:00+02:00"},
+                    {"id": 0, "version": "v0.9", "published": "2025-05-01T10:00:00+02:00"},
+                ]),
+            ),
+            slots: list(
+                "slots",
+                json!([
+                    {"id": 9, "room": 4, "start": "2025-06-01T11:00:00+02:00",
+                     "end": "2025-06-01T11:30:00+02:00", "submission": "ABC123",
+                     "schedule": 1, "description": null, "duration": 30, "is_visible": true},
+                    {"id": 10, "room": 4, "start": "2025-06-01T12:00:00+02:00",
+                     "end": "2025-06-01T13:00:00+02:00", "submission": null,
+                     "schedule": 1, "description": {"en": "Lunch"}, "duration": 60, "is_visible": true},
+                ]),
+            ),
+            speakers: list(
+                "speakers",
+                json!([{"code": "SPK1", "name": "Ada", "biography": null, "submissions": ["ABC123"],
+                        "avatar_url": "", "answers": [], "email": "ada@example.org",
+                        "timezone": "UTC", "locale": "en", "has_arrived": false,
+                        "internal_notes": null,
+                        "availabilities": [{"start": "2025-06-01T09:00:00+02:00",
+                                            "end": "2025-06-01T18:00:00+02:00", "allDay": false}]}]),
+            ),
+            questions: list(
+                "questions",
+                json!([{"id": 6, "question": {"en": "Level?"}, "help_text": {}, "default_answer": null,
+                        "variant": "choices", "target": "submission", "deadline": null,
+                        "freeze_after": null, "question_required": "optional", "position": 3,
+                        "tracks": [], "submission_types": [1],
+                        "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 0}],
+                        "min_length": null, "max_length": null, "min_number": null,
+                        "max_number": null, "min_date": null, "max_date": null,
+                        "min_datetime": null, "max_datetime": null, "icon": null,
+                        "active": false, "is_public": true, "contains_personal_data": false,
+                        "is_visible_to_reviewers": true}]),
+            ),
+            answers: list(
+                "answers",
+                json!([{"id": 7, "question": 6, "answer": "Easy", "answer_file": null,
+                        "submission": "ABC123", "review": null, "person": null, "options": [11]}]),
+            ),
+            reviews: list(
+                "reviews",
+                json!([{"id": 3, "submission": "ABC123", "text": null, "score": "1.50",
+                        "scores": [], "answers": [],
+                        "user": {"code": "REV1", "name": "Rita", "email": "rita@example.org"}}]),
+            ),
+            rooms: list(
+                "rooms",
+                json!([{"id": 4, "name": {"en": "Hall"}, "description": null,
+                        "uuid": "41b9257f-c393-5661-8135-298ffbdea1b2", "guid": null,
+                        "capacity": 100, "position": 0, "speaker_info": null,
+                        "availabilities": [{"start": "2025-06-01T08:00:00+02:00",
+                                            "end": "2025-06-01T20:00:00+02:00", "allDay": false}]}]),
+            ),
+            tags: list(
+                "tags",
+                json!([{"id": 5, "tag": "keynote", "description": {}, "color": "#aa3300", "is_public": true}]),
+            ),
+            tracks: list(
+                "tracks",
+                json!([{"id": 2, "name": {"en": "Web"}, "description": {"en": ""},
+                        "color": "#0b1914", "position": null, "requires_access_code": false}]),
+            ),
+            submission_types: list(
+                "submission-types",
+                json!([{"id": 1, "name": {"en": "Talk"}, "default_duration": 30,
+                        "deadline": null, "requires_access_code": false}]),
+            ),
+        }
+    }
+
+    #[test]
+    fn maps_an_organisers_view_to_the_dataset() {
+        let mut users = BTreeMap::new();
+        let event = Value::Object(map_event(&raw(), &mut users).unwrap());
+        let stamp = "2025-06-01T00:00:00Z";
+        // In parts: one json! of it all is too deep for the macro.
+        let mut expected = Map::new();
+        expected.extend(
+            json!({
+                "slug": "conf", "name": {"en": "Conf"}, "is_public": true,
+                "date_from": "2025-06-01", "date_to": "2025-06-02", "timezone": "Europe/Berlin",
+                "locale": "en", "primary_color": "#3b64d1", "show_schedule": true,
+                "schedule": {"version": "v1.0", "published": "2025-06-01T10:00:00+02:00"}
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "submission_types": [{"id": 1, "name": {"en": "Talk"}, "default_duration": 30}],
+                "tracks": [{"id": 2, "name": {"en": "Web"}, "description": {"en": ""},
+                            "color": "#0b1914", "position": null}],
+                "rooms": [{"id": 4, "guid": "41b9257f-c393-5661-8135-298ffbdea1b2",
+                           "name": {"en": "Hall"}, "description": {}, "speaker_info": {},
+                           "capacity": 100, "position": 0,
+                           "availabilities": [{"id": 2, "start": "2025-06-01T08:00:00+02:00",
+                                               "end": "2025-06-01T20:00:00+02:00"}]}],
+                "tags": [{"id": 5, "tag": "keynote", "description": {}, "color": "#aa3300",
+                          "is_public": true}]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "questions": [{"id": 6, "variant": "choices", "target": "submission",
+                               "question": {"en": "Level?"}, "help_text": {},
+                               "question_required": "optional", "deadline": null,
+                               "freeze_after": null,
+                               "options": [{"id": 11, "answer": {"en": "Easy"}}],
+                               "default_answer": null, "contains_personal_data": false,
+                               "min_length": null, "max_length": null, "is_public": true,
+                               "is_visible_to_reviewers": true, "active": false, "position": 3,
+                               "tracks": [], "submission_types": [1]}],
+                "speakers": [{"user": "SPK1", "biography": "",
+                              "availabilities": [{"id": 1, "start": "2025-06-01T09:00:00+02:00",
+                                                  "end": "2025-06-01T18:00:00+02:00"}]}]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "submissions": [{
+                    "code": "ABC123", "title": "Talk", "speakers": ["SPK1"],
+                    "submission_type": 1, "track": 2, "state": "confirmed",
+                    "pending_state": null, "abstract": "A", "description": "D",
+                    "notes": "", "internal_notes": "inside", "duration": 30, "slot_count": 1,
+                    "do_not_record": false, "is_featured": true, "content_locale": "en",
+                    "image": null, "created": stamp, "tags": [5],
+                    "resources": [{"resource": "http://up/r.pdf", "description": "Slides"}],
+                    // Only the title differs from the real text.
+                    "anonymised": {"title": "Anon talk", "abstract": "", "description": ""},
+                    "slots": [{"room": 4, "start": "2025-06-01T11:00:00+02:00",
+                               "end": "2025-06-01T11:30:00+02:00", "is_visible": true}],
+                }]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "answers": [{"id": 7, "question": 6, "answer": "Easy", "answer_file": null,
+                             "submission": "ABC123", "person": null, "review": null,
+                             "options": [11]}],
+                "reviews": [{"id": 3, "submission": "ABC123", "user": "REV1", "text": "",
+                             "score": 1.5, "created": stamp, "updated": stamp}]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        assert_eq!(event, Value::Object(expected));
+        let seen: Vec<_> = users
+            .iter()
+            .map(|(code, u)| {
+                (
+                    code.as_str(),
+                    u.name.as_str(),
+                    u.email.as_deref(),
+                    u.avatar.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("REV1", "Rita", Some("rita@example.org"), None),
+                ("SPK1", "Ada", Some("ada@example.org"), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_mapped_event_validates_like_an_import() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw(), &mut users).unwrap();
+        let document = super::super::access::merge(&json!({}), users, vec![event]).unwrap();
+        crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+            panic!(
+                "{:?}",
+                problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            )
+        });
+    }
+
+    #[test]
+    fn a_hidden_schedule_and_fields_the_cfp_does_not_ask_for() {
+        let mut raw = raw();
+        // The public sees no talk although a confirmed one has a visible slot.
+        raw.public_submissions = list("submissions", json!([]));
+        // Without tracks, abstracts and notes in the CfP, pretalx leaves them out.
+        for key in ["track", "abstract", "notes"] {
+            raw.submissions.pages[0].1[0]
+                .as_object_mut()
+                .unwrap()
+                .remove(key);
+        }
+        let event = map_event(&raw, &mut BTreeMap::new()).unwrap();
+        assert_eq!(event["show_schedule"], false);
+        let submission = &event["submissions"][0];
+        assert_eq!(
+            (
+                &submission["track"],
+                &submission["abstract"],
+                &submission["notes"]
+            ),
+            (&json!(null), &json!(""), &json!(""))
+        );
+    }
+
+    #[test]
+    fn malformed_answers_name_the_url_and_json_path() {
+        type Spoil = fn(&mut RawEvent);
+        let cases: [(&str, Spoil, &str); 5] = [
+            (
+                "a review without its reviewer expanded",
+                |raw| raw.reviews.pages[0].1[0]["user"] = json!("REV1"),
+                "GET http://up/api/events/conf/reviews/: results[0].user: expected an object",
+            ),
+            (
+                "a score that is no number",
+                |raw| raw.reviews.pages[0].1[0]["score"] = json!("high"),
+                "GET http://up/api/events/conf/reviews/: results[0].score: expected a decimal number",
+            ),
+            (
+                "a speaker missing from the speakers list",
+                |raw| raw.submissions.pages[0].1[0]["speakers"] = json!(["SPK1", "GHOST"]),
+                "GET http://up/api/events/conf/submissions/: results[0].speakers[1]: speaker \"GHOST\" is not in the speakers list",
+            ),
+            (
+                "anonymised data that is no JSON",
+                |raw| raw.submissions.pages[0].1[0]["anonymised_data"] = json!("{oops"),
+                "GET http://up/api/events/conf/submissions/: results[0].anonymised_data: expected a JSON object in a string",
+            ),
+            (
+                "a slot of an unknown submission",
+                |raw| raw.slots.pages[0].1[0]["submission"] = json!("NOPE"),
+                "GET http://up/api/events/conf/slots/: results: a slot of submission \"NOPE\", which is not in the submissions list",
+            ),
+        ];
+        for (what, spoil, expected) in cases {
+            let mut raw = raw();
+            spoil(&mut raw);
+            let err = map_event(&raw, &mut BTreeMap::new()).unwrap_err();
+            assert_eq!(err.0, expected, "{what}");
+        }
+    }
+}
