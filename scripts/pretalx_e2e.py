@@ -21,6 +21,7 @@ Prints "pretalx e2e: N passed, N failed".
 """
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -77,6 +78,10 @@ def en(value):
     if isinstance(value, dict):
         return value.get("en", next(iter(value.values()), "")) if value else None
     return value
+
+
+def instant(text):
+    return datetime.datetime.fromisoformat(text).timestamp()
 
 
 def diff(name, mine, theirs):
@@ -185,11 +190,21 @@ def main():
         diff("organiser submissions = pretalx's organiser submissions (legacy format)",
              orga, upstream_orga)
 
-        orga_speakers = {s["code"]: (s["name"], s["email"], sorted(s["submissions"]))
+        def times(record):
+            """Availabilities as UTC instants (confapi and pretalx write offsets differently)."""
+            return sorted((instant(a["start"]), instant(a["end"])) for a in record.get("availabilities", []))
+        orga_speakers = {s["code"]: (s["name"], s["email"], sorted(s["submissions"]), times(s))
                          for s in every(f"{mine}/speakers/?limit=1000", MIRROR_TOKEN)}
-        upstream_orga_speakers = {s["code"]: (s["name"], s["email"], sorted(s["submissions"]))
+        upstream_orga_speakers = {s["code"]: (s["name"], s["email"], sorted(s["submissions"]), times(s))
                                   for s in every(f"{theirs}/speakers/?page_size=250", token, "v1")}
-        diff("organiser speakers with e-mail = pretalx's (v1)", orga_speakers, upstream_orga_speakers)
+        check("some speakers have availabilities", sum(bool(s[3]) for s in orga_speakers.values()) == 3,
+              orga_speakers)
+        diff("organiser speakers with e-mail and availabilities = pretalx's (v1)",
+             orga_speakers, upstream_orga_speakers)
+        orga_rooms = {r["id"]: times(r) for r in every(f"{mine}/rooms/?limit=1000", MIRROR_TOKEN)}
+        upstream_orga_rooms = {r["id"]: times(r) for r in every(f"{theirs}/rooms/?limit=1000", token, "v1")}
+        check("a room has availabilities", any(orga_rooms.values()), orga_rooms)
+        diff("room availabilities = pretalx's (v1)", orga_rooms, upstream_orga_rooms)
 
         reviews = {r["id"]: (r["submission"], r["user"], r["text"] or "", r["score"])
                    for r in every(f"{mine}/reviews/?limit=1000", MIRROR_TOKEN)}

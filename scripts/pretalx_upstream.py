@@ -81,6 +81,18 @@ with scopes_disabled():
     tag = Tag.objects.create(event=event, tag="keynote", color="#aa3300", is_public=True)
     for sub in subs[::10]:
         sub.tags.add(tag)
+    # Availabilities: of a room, and of speakers (once the CfP asks for them).
+    import datetime as dt
+    from pretalx.person.models import SpeakerProfile
+    from pretalx.schedule.models import Availability
+    event.cfp.fields["availabilities"] = {{"visibility": "optional"}}
+    event.cfp.save()
+    start = event.datetime_from + dt.timedelta(hours=8)
+    Availability.objects.create(event=event, room=event.rooms.order_by("pk").first(),
+                                start=start, end=start + dt.timedelta(hours=10))
+    for i, profile in enumerate(SpeakerProfile.objects.filter(event=event).order_by("pk")[:3]):
+        Availability.objects.create(event=event, person=profile,
+                                    start=start + dt.timedelta(days=i), end=start + dt.timedelta(days=i, hours=4))
     # An organiser team of one administrator who speaks in nothing, so
     # the token sees every review (pretalx hides a speaker's own reviews).
     token = UserApiToken.objects.create(
