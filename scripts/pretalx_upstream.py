@@ -248,7 +248,9 @@ def main():
         upstream.setup()
     upstream.start()
     print(f"pretalx {VERSION} serves {upstream.url} (event {SLUG}); token in {upstream.token_file}")
-    print("Ctrl-C stops it.", flush=True)
+    print("Ctrl-C (or SIGTERM) stops it.", flush=True)
+    # SIGTERM too ends gunicorn (its own process group) on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         signal.pause()
     except KeyboardInterrupt:
