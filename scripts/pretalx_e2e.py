@@ -34,7 +34,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Server  # noqa: E402
-from pretalx_upstream import SLUG, VERSION, Upstream  # noqa: E402
+from pretalx_upstream import ORGANISER, SLUG, VERSION, Upstream  # noqa: E402
 
 passed = failed = 0
 # confapi's own administrator on the mirror (from the access file).
@@ -128,10 +128,11 @@ def main():
                               "tokens": [MIRROR_TOKEN]}]}, fp)
     db = f"sqlite://{work}/mirror.db"
 
-    def sync(*extra, backoff_ms="500"):
+    def sync(*extra, backoff_ms="500", organiser=True):
         started = time.monotonic()
+        teams = ["--organiser", ORGANISER] if organiser else []
         result = subprocess.run(
-            [binary, "sync", "--from", upstream.url, "--access", access, "--db", db, *extra],
+            [binary, "sync", "--from", upstream.url, "--access", access, "--db", db, *teams, *extra],
             capture_output=True, text=True, timeout=300,
             env=dict(os.environ, CONFAPI_SYNC_TOKEN=token, CONFAPI_SYNC_BACKOFF_MS=backoff_ms))
         out = result.stdout + result.stderr
@@ -233,6 +234,23 @@ def main():
                          for t in every(f"{theirs}/tags/?page_size=250", token, "v1")}
         diff("tags = pretalx's (v1)", tags, upstream_tags)
 
+        # Teams are not in confapi's API; the mirror's export shows them.
+        exported = os.path.join(work, "export.json")
+        subprocess.run([binary, "export", "--db", db, "-o", exported], check=True, capture_output=True)
+        with open(exported) as fp:
+            dataset = json.load(fp)
+        team_keys = ("can_change_submissions", "is_reviewer", "force_hide_speaker_names", "limit_tracks")
+        teams = {t["name"]: (sorted(t["members"]), *(t[k] for k in team_keys))
+                 for t in dataset["events"][0].get("teams", [])}
+        upstream_teams = {t["name"]: (sorted(m["code"] for m in t["members"]), *(t[k] for k in team_keys))
+                          for t in every(f"{upstream.url}/api/organisers/{ORGANISER}/teams/?expand=members",
+                                         token, "v1")
+                          if t["all_events"] or SLUG in t["limit_events"]}
+        diff(f"teams = pretalx's (v1, --organiser {ORGANISER})", teams, upstream_teams)
+        emails = {u["code"]: u["email"] for u in dataset["users"]}
+        check("team members are users with their e-mail addresses",
+              all(emails.get(code) for team in teams.values() for code in team[0]) and teams, teams)
+
         # --- a second sync: nothing changed upstream
         def snapshot():
             seen = {}
@@ -251,6 +269,9 @@ def main():
         status, out = sync("--api", "v1")
         check("--api v1 reads the same", status == 0 and "nothing changed" in out, out)
         status, out = sync("--api", "legacy", backoff_ms="50")
+        check("--organiser with the legacy API is refused, nothing changed",
+              status == 1 and "--organiser needs" in out and "nothing changed" in out, out)
+        status, out = sync("--api", "legacy", backoff_ms="50", organiser=False)
         check("--api legacy against pretalx 2025 fails with the URL, and changes nothing",
               status == 1 and "GET http" in out and "nothing changed" in out and token not in out, out)
 

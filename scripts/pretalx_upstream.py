@@ -34,6 +34,7 @@ VERSION = "2025.2.2"
 # generated data the same from run to run.
 PACKAGES = [f"pretalx=={VERSION}", "Faker==40.63.0", "freezegun==1.5.5", "gunicorn==27.0.1"]
 SLUG = "democon"
+ORGANISER = f"{SLUG}org"  # what create_test_event names the organiser
 # create_test_event schedules its talks relative to "now"; a frozen clock
 # makes the dates (and so the whole event) the same on every run.
 FROZEN_NOW = "2025-06-02 08:00:00"

@@ -113,6 +113,10 @@ enum Command {
         /// (pretalx 2024.x, confapi), or `auto` (v1 where the upstream has it).
         #[arg(long, value_enum, default_value_t = confapi::sync::Api::Auto)]
         api: confapi::sync::Api,
+        /// With v1: the pretalx organiser (its slug) whose teams to mirror;
+        /// the token's user must be allowed to see them.
+        #[arg(long)]
+        organiser: Option<String>,
     },
     /// Serve the API.
     Serve {
@@ -328,6 +332,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             every,
             timeout,
             api,
+            organiser,
         } => {
             let access = match &access {
                 None => None,
@@ -347,6 +352,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 access,
                 timeout: std::time::Duration::from_secs(timeout),
                 api,
+                organiser,
             };
             let store = db.open(true).await?;
             sync_rounds(&options, store.as_ref(), every).await

@@ -49,6 +49,8 @@ pub struct Options {
     pub access: Option<Value>,
     pub timeout: Duration,
     pub api: Api,
+    /// The pretalx organiser whose teams are mirrored (v1 only).
+    pub organiser: Option<String>,
 }
 
 /// Which pretalx API generation the upstream is read through.
@@ -89,13 +91,22 @@ pub async fn run_once(
         (Api::Auto, _) => Api::Legacy,
         (api, _) => api,
     };
+    if api == Api::Legacy && options.organiser.is_some() {
+        return Err(SyncError::plain(
+            "--organiser needs pretalx's versioned API (the legacy API shows no teams)",
+        ));
+    }
     let access = options.access.clone().unwrap_or_else(|| json!({}));
     let mut seen_users = BTreeMap::new();
     let mut events = Vec::new();
     if api == Api::V1 {
+        let teams = match &options.organiser {
+            Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
+            None => None,
+        };
         for slug in &slugs {
             let raw = v1::read_event(&client, slug, &requests).await?;
-            events.push(v1::map_event(&raw, &mut seen_users)?);
+            events.push(v1::map_event(&raw, teams.as_ref(), &mut seen_users)?);
             // EXPORTS: here the v1 path would fill upstream ids, slot guids
             // and breaks from the public schedule exports, as the legacy
             // path does (src/sync/upstream_exports.rs, branch mirror-ids).

@@ -111,6 +111,78 @@ pub async fn read_event(
     })
 }
 
+/// The teams of a pretalx organiser, with their members' codes, names and
+/// e-mail addresses. Teams are not under the event, and no event answer
+/// names its organiser: it is given with `--organiser`.
+pub async fn read_teams(
+    client: &Client,
+    organiser: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<Fetched, SyncError> {
+    let path = format!("/api/organisers/{organiser}/teams/?expand=members");
+    fetch_pages(client, &path, PAGE, false, requests).await
+}
+
+/// The organiser's teams that cover `slug` (all events, or it among their
+/// events), in the dataset's form; their members join `users`. A team's
+/// track limits keep only this event's tracks.
+fn map_teams(
+    teams: &Fetched,
+    slug: &str,
+    tracks: &HashSet<i64>,
+    users: &mut BTreeMap<String, SeenUser>,
+) -> Result<Vec<Value>, SyncError> {
+    let mut out = Vec::new();
+    for team in teams.items() {
+        let all_events = team
+            .get("all_events")?
+            .as_bool()
+            .ok_or_else(|| team.wrong("all_events", "a boolean"))?;
+        let covers = all_events
+            || team
+                .ids_or_codes("limit_events")?
+                .iter()
+                .any(|event| event.eq_ignore_ascii_case(slug));
+        if !covers {
+            continue;
+        }
+        let mut members = Vec::new();
+        for member in team.list("members")? {
+            if !member.value.is_object() {
+                return Err(SyncError::at_path(
+                    team.url,
+                    &member.path,
+                    "expected an object (the list was read with expand=members)",
+                ));
+            }
+            let code = member.str("code")?.to_string();
+            let seen = users.entry(code.clone()).or_insert(SeenUser {
+                name: member.str("name")?.into(),
+                email: None,
+                avatar: None,
+            });
+            if let Some(email) = member.value.get("email").and_then(Value::as_str) {
+                seen.email = Some(email.to_string());
+            }
+            members.push(Value::String(code));
+        }
+        let limit_tracks: Vec<i64> = team
+            .ids("limit_tracks")?
+            .into_iter()
+            .filter(|id| tracks.contains(id))
+            .collect();
+        out.push(json!({
+            "name": team.str("name")?,
+            "members": members,
+            "can_change_submissions": team.raw("can_change_submissions")?,
+            "is_reviewer": team.raw("is_reviewer")?,
+            "force_hide_speaker_names": team.raw("force_hide_speaker_names")?,
+            "limit_tracks": limit_tracks,
+        }));
+    }
+    Ok(out)
+}
+
 /// A text the v1 API may show as null, or leave out when the CfP does not
 /// ask for it (`abstract`, `notes`, ...): the dataset's empty text.
 fn text(item: &Item, key: &str) -> Result<String, SyncError> {
@@ -150,9 +222,11 @@ fn availabilities(item: &Item, next_id: &mut i64) -> Result<Vec<Value>, SyncErro
     Ok(out)
 }
 
-/// Maps one event to its dataset document. `users` collects the speakers seen.
+/// Maps one event to its dataset document. `users` collects the speakers,
+/// reviewers and team members seen; `teams` are the organiser's, if read.
 pub fn map_event(
     raw: &RawEvent,
+    teams: Option<&Fetched>,
     users: &mut BTreeMap<String, SeenUser>,
 ) -> Result<Map<String, Value>, SyncError> {
     let (event_url, event_value) = &raw.event;
@@ -407,7 +481,9 @@ pub fn map_event(
     }
 
     let mut tracks = Vec::new();
+    let mut track_ids = HashSet::new();
     for item in raw.tracks.items() {
+        track_ids.insert(item.i64("id")?);
         tracks.push(json!({
             "id": item.i64("id")?,
             "name": item.raw("name")?,
@@ -450,6 +526,12 @@ pub fn map_event(
     out.insert("submissions".into(), Value::Array(submissions));
     out.insert("answers".into(), Value::Array(answers));
     out.insert("reviews".into(), Value::Array(reviews));
+    if let Some(teams) = teams {
+        out.insert(
+            "teams".into(),
+            Value::Array(map_teams(teams, &slug, &track_ids, users)?),
+        );
+    }
     Ok(out)
 }
 
@@ -640,7 +722,7 @@ mod tests {
     #[test]
     fn maps_an_organisers_view_to_the_dataset() {
         let mut users = BTreeMap::new();
-        let event = Value::Object(map_event(&raw(), &mut users).unwrap());
+        let event = Value::Object(map_event(&raw(), None, &mut users).unwrap());
         let stamp = "2025-06-01T00:00:00Z";
         // In parts: one json! of it all is too deep for the macro.
         let mut expected = Map::new();
@@ -747,7 +829,7 @@ mod tests {
     #[test]
     fn the_mapped_event_validates_like_an_import() {
         let mut users = BTreeMap::new();
-        let event = map_event(&raw(), &mut users).unwrap();
+        let event = map_event(&raw(), None, &mut users).unwrap();
         let document = super::super::access::merge(&json!({}), users, vec![event]).unwrap();
         crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
             panic!(
@@ -769,7 +851,7 @@ mod tests {
                 .unwrap()
                 .remove(key);
         }
-        let event = map_event(&raw, &mut BTreeMap::new()).unwrap();
+        let event = map_event(&raw, None, &mut BTreeMap::new()).unwrap();
         assert_eq!(event["show_schedule"], false);
         let submission = &event["submissions"][0];
         assert_eq!(
@@ -779,6 +861,52 @@ mod tests {
                 &submission["notes"]
             ),
             (&json!(null), &json!(""), &json!(""))
+        );
+    }
+
+    #[test]
+    fn teams_that_cover_the_event_with_their_members() {
+        let teams = list(
+            "teams",
+            json!([
+                {"id": 1, "name": "Orga", "all_events": false, "limit_events": ["CONF"],
+                 "limit_tracks": [2, 99], "can_change_submissions": true, "is_reviewer": false,
+                 "force_hide_speaker_names": false, "invites": [],
+                 "members": [{"code": "ORG1", "name": "Olga", "email": "olga@example.org"},
+                             {"code": "SPK1", "name": "Ada", "email": "ada@example.org"}]},
+                {"id": 2, "name": "Other event", "all_events": false, "limit_events": ["other"],
+                 "limit_tracks": [], "can_change_submissions": true, "is_reviewer": true,
+                 "force_hide_speaker_names": false, "invites": [],
+                 "members": [{"code": "NOPE", "name": "No", "email": "no@example.org"}]},
+                {"id": 3, "name": "Reviewers", "all_events": true, "limit_events": [],
+                 "limit_tracks": [], "can_change_submissions": false, "is_reviewer": true,
+                 "force_hide_speaker_names": true, "invites": [], "members": []},
+            ]),
+        );
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw(), Some(&teams), &mut users).unwrap();
+        assert_eq!(
+            event["teams"],
+            json!([
+                // Track 99 belongs to another of the organiser's events.
+                {"name": "Orga", "members": ["ORG1", "SPK1"], "can_change_submissions": true,
+                 "is_reviewer": false, "force_hide_speaker_names": false, "limit_tracks": [2]},
+                {"name": "Reviewers", "members": [], "can_change_submissions": false,
+                 "is_reviewer": true, "force_hide_speaker_names": true, "limit_tracks": []},
+            ])
+        );
+        assert_eq!(
+            users.keys().collect::<Vec<_>>(),
+            ["ORG1", "REV1", "SPK1"],
+            "members of teams of other events are not users of this one"
+        );
+        let mut unexpanded = teams;
+        unexpanded.pages[0].1[0]["members"] = json!(["ORG1"]);
+        assert_eq!(
+            map_event(&raw(), Some(&unexpanded), &mut BTreeMap::new())
+                .unwrap_err()
+                .0,
+            "GET http://up/api/events/conf/teams/: results[0].members[0]: expected an object (the list was read with expand=members)"
         );
     }
 
@@ -815,7 +943,7 @@ mod tests {
         for (what, spoil, expected) in cases {
             let mut raw = raw();
             spoil(&mut raw);
-            let err = map_event(&raw, &mut BTreeMap::new()).unwrap_err();
+            let err = map_event(&raw, None, &mut BTreeMap::new()).unwrap_err();
             assert_eq!(err.0, expected, "{what}");
         }
     }
