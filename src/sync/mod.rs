@@ -73,6 +73,12 @@ pub async fn run_once(
     let mut client = client::Client::new(&options.from, &options.token, options.timeout)?;
     let count = AtomicU64::new(0);
     let requests = || progress(count.fetch_add(1, Ordering::Relaxed) + 1);
+    if options.api != Api::Legacy {
+        // From the first request on (pretalx pins a new token to the version
+        // it first sees), and for the probe: a token pinned to the legacy
+        // version would be refused there. Legacy servers ignore the header.
+        client.set_version(v1::VERSION);
+    }
     let slugs = if options.events.is_empty() {
         let list = legacy::fetch_list(&client, "/api/events/", false, &requests).await?;
         list.items()
@@ -81,11 +87,6 @@ pub async fn run_once(
     } else {
         options.events.clone()
     };
-    if options.api != Api::Legacy {
-        // The probe asks for v1 too: a token pinned to the legacy version
-        // would otherwise be refused there. Legacy servers ignore the header.
-        client.set_version(v1::VERSION);
-    }
     let api = match (options.api, slugs.first()) {
         (Api::Auto, Some(slug)) if v1::speaks_v1(&client, slug).await? => Api::V1,
         (Api::Auto, _) => Api::Legacy,
