@@ -179,6 +179,7 @@ def main():
             # pretalx shows unset notes as null, confapi as "" (the contract's strings).
             record["notes"] = s["notes"] or ""
             record["internal_notes"] = s["internal_notes"] or ""
+            record["created"] = instant(s["created"])
             record["speakers"] = sorted((x["code"], x["name"], x["biography"], x["avatar"], x.get("email"))
                                         for x in s["speakers"])
             return record
@@ -214,6 +215,12 @@ def main():
                             for r in every(f"{theirs}/reviews/?page_size=250&expand=user", token, "v1")}
         diff("reviews = pretalx's (v1; the reviewer by name, as the legacy format has it)",
              reviews, upstream_reviews)
+        review_times = {r["id"]: (instant(r["created"]), instant(r["updated"]))
+                        for r in every(f"{mine}/reviews/?limit=1000", MIRROR_TOKEN)}
+        upstream_review_times = {r["id"]: (instant(r["created"]), instant(r["updated"]))
+                                 for r in every(f"{theirs}/reviews/?limit=250&offset=0", token, "LEGACY")}
+        diff("review times = pretalx's (its legacy format, the only one that shows them)",
+             review_times, upstream_review_times)
 
         questions = {q["id"]: (en(q["question"]), q["variant"], q["target"], q["is_public"],
                                sorted((o["id"], en(o["answer"])) for o in q["options"]))

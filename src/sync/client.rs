@@ -86,9 +86,9 @@ impl Client {
     /// GETs `url` as JSON, retrying network errors, timeouts, 5xx, 429 and
     /// unreadable bodies with exponential backoff (or `Retry-After`).
     pub async fn get_json(&self, url: &str, anonymous: bool) -> Result<Value, SyncError> {
-        self.get_json_or_missing(url, anonymous)
+        self.get_json_unless(url, anonymous, &[])
             .await?
-            .ok_or_else(|| SyncError::at(url, "answered 404 Not Found"))
+            .ok_or_else(|| SyncError::plain("unreachable: no status is let through"))
     }
 
     /// Like `get_json`, but a 404 is `None` (used to tell API generations apart).
@@ -96,6 +96,18 @@ impl Client {
         &self,
         url: &str,
         anonymous: bool,
+    ) -> Result<Option<Value>, SyncError> {
+        self.get_json_unless(url, anonymous, &[StatusCode::NOT_FOUND])
+            .await
+    }
+
+    /// Like `get_json`, but an answer with one of the `refused` statuses is
+    /// `None` (what an upstream does not offer, as opposed to a failure).
+    pub async fn get_json_unless(
+        &self,
+        url: &str,
+        anonymous: bool,
+        refused: &[StatusCode],
     ) -> Result<Option<Value>, SyncError> {
         let mut last = String::new();
         for attempt in 0..ATTEMPTS {
@@ -137,7 +149,7 @@ impl Client {
                             delay = wait;
                         }
                         last = format!("answered {status}");
-                    } else if status == StatusCode::NOT_FOUND {
+                    } else if refused.contains(&status) {
                         return Ok(None);
                     } else {
                         let body = response.text().await.unwrap_or_default();

@@ -105,8 +105,10 @@ pub async fn run_once(
             Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
             None => None,
         };
+        let mut legacy = client::Client::new(&options.from, &options.token, options.timeout)?;
+        legacy.set_version(v1::LEGACY_VERSION);
         for slug in &slugs {
-            let raw = v1::read_event(&client, slug, &requests).await?;
+            let raw = v1::read_event(&client, &legacy, slug, &requests).await?;
             events.push(v1::map_event(&raw, teams.as_ref(), &mut seen_users)?);
             // EXPORTS: here the v1 path would fill upstream ids, slot guids
             // and breaks from the public schedule exports, as the legacy

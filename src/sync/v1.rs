@@ -12,6 +12,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use reqwest::StatusCode;
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
@@ -21,6 +22,11 @@ use super::SyncError;
 /// The version every request names: answers keep this shape whatever the
 /// token's own default version is.
 pub const VERSION: &str = "v1";
+/// pretalx 2025 still answers its submission and review lists in the
+/// legacy format when asked; only there do they show when they were made.
+pub const LEGACY_VERSION: &str = "LEGACY";
+/// The legacy format pages by limit and offset (both must be given).
+const LEGACY_PAGE: &str = "limit=250&offset=0";
 /// pretalx caps `page_size` at its `max_pagination_limit` (250 by default).
 const PAGE: &str = "page_size=250";
 /// Rooms are paged by limit and offset, without a cap.
@@ -41,6 +47,9 @@ pub struct RawEvent {
     pub tags: Fetched,
     pub tracks: Fetched,
     pub submission_types: Fetched,
+    /// The legacy-format submissions and reviews, for `created` and
+    /// `updated`; `None` where the upstream no longer offers that format.
+    pub legacy_times: Option<(Fetched, Fetched)>,
 }
 
 /// Whether the upstream speaks the versioned API: its submission types
@@ -51,8 +60,10 @@ pub async fn speaks_v1(client: &Client, slug: &str) -> Result<bool, SyncError> {
     Ok(client.get_json_or_missing(&url, false).await?.is_some())
 }
 
+/// `legacy` is a client that asks for the legacy format (`LEGACY_VERSION`).
 pub async fn read_event(
     client: &Client,
+    legacy: &Client,
     slug: &str,
     requests: &(dyn Fn() + Sync),
 ) -> Result<RawEvent, SyncError> {
@@ -94,8 +105,33 @@ pub async fn read_event(
         list("tracks/", PAGE, false),
         list("submission-types/", PAGE, false),
     )?;
+    // The times, where the legacy format is still offered (pretalx answers
+    // 400 "API version not supported" once it is not).
+    let probe = legacy.url(&format!("{base}/submissions/?limit=1&offset=0"));
+    let offered = legacy
+        .get_json_unless(
+            &probe,
+            false,
+            &[StatusCode::BAD_REQUEST, StatusCode::NOT_FOUND],
+        )
+        .await?
+        .is_some();
+    requests();
+    let legacy_times = if offered {
+        let legacy_list = |name: &str| {
+            let path = format!("{base}/{name}");
+            async move { fetch_pages(legacy, &path, LEGACY_PAGE, false, requests).await }
+        };
+        Some(tokio::try_join!(
+            legacy_list("submissions/"),
+            legacy_list("reviews/")
+        )?)
+    } else {
+        None
+    };
     Ok(RawEvent {
         event: (event_url, event),
+        legacy_times,
         submissions,
         public_submissions,
         schedules,
@@ -240,8 +276,22 @@ pub fn map_event(
         .get("is_public")?
         .as_bool()
         .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
-    // Neither submissions nor reviews show when they were made in v1.
+    // Neither submissions nor reviews show when they were made in v1: the
+    // legacy format does, where still offered; else the event's first day.
     let unknown_time = format!("{}T00:00:00Z", event.str("date_from")?);
+    let mut created: HashMap<String, Value> = HashMap::new();
+    let mut reviewed: HashMap<i64, (Value, Value)> = HashMap::new();
+    if let Some((submissions, reviews)) = &raw.legacy_times {
+        for item in submissions.items() {
+            created.insert(item.str("code")?.to_string(), json!(item.str("created")?));
+        }
+        for item in reviews.items() {
+            reviewed.insert(
+                item.i64("id")?,
+                (json!(item.str("created")?), json!(item.str("updated")?)),
+            );
+        }
+    }
 
     // The current released schedule: the newest one with a version (the
     // work-in-progress one has none).
@@ -363,7 +413,7 @@ pub fn map_event(
             "is_featured": item.raw("is_featured")?,
             "content_locale": item.str("content_locale")?,
             "image": url(&item, "image")?,
-            "created": unknown_time,
+            "created": created.get(&code).cloned().unwrap_or_else(|| json!(unknown_time)),
             "tags": item.ids("tags")?,
             "resources": resources,
             "anonymised": anonymised(&item, &real)?,
@@ -438,14 +488,18 @@ pub fn map_event(
         if let Some(email) = reviewer.value.get("email").and_then(Value::as_str) {
             seen.email = Some(email.to_string());
         }
+        let id = item.i64("id")?;
+        let (made, changed) = reviewed
+            .remove(&id)
+            .unwrap_or_else(|| (json!(unknown_time), json!(unknown_time)));
         reviews.push(json!({
-            "id": item.i64("id")?,
+            "id": id,
             "submission": item.str("submission")?,
             "user": user,
             "text": text(&item, "text")?,
             "score": decimal(&item, "score")?,
-            "created": unknown_time,
-            "updated": unknown_time,
+            "created": made,
+            "updated": changed,
         }));
     }
 
@@ -716,6 +770,8 @@ mod tests {
                 json!([{"id": 1, "name": {"en": "Talk"}, "default_duration": 30,
                         "deadline": null, "requires_access_code": false}]),
             ),
+            // As from a pretalx that no longer offers the legacy format.
+            legacy_times: None,
         }
     }
 
@@ -861,6 +917,37 @@ mod tests {
                 &submission["notes"]
             ),
             (&json!(null), &json!(""), &json!(""))
+        );
+    }
+
+    #[test]
+    fn times_from_the_legacy_format_where_offered() {
+        let mut raw = raw();
+        raw.legacy_times = Some((
+            list(
+                "submissions",
+                json!([{"code": "ABC123", "created": "2025-03-01T10:00:00+01:00"}]),
+            ),
+            list(
+                "reviews",
+                json!([{"id": 3, "created": "2025-04-01T10:00:00+02:00",
+                        "updated": "2025-04-02T10:00:00+02:00"}]),
+            ),
+        ));
+        let event = map_event(&raw, None, &mut BTreeMap::new()).unwrap();
+        assert_eq!(
+            event["submissions"][0]["created"],
+            "2025-03-01T10:00:00+01:00"
+        );
+        assert_eq!(
+            (
+                &event["reviews"][0]["created"],
+                &event["reviews"][0]["updated"]
+            ),
+            (
+                &json!("2025-04-01T10:00:00+02:00"),
+                &json!("2025-04-02T10:00:00+02:00")
+            )
         );
     }
 
