@@ -84,6 +84,29 @@ pub async fn read_event(
             Ok(Fetched { pages: Vec::new() })
         }
     };
+    // The times, where the legacy format is still offered (pretalx answers
+    // 400 "API version not supported" once it is not); read beside the rest.
+    let legacy_times = async {
+        let probe = legacy.url(&format!("{base}/submissions/?limit=1&offset=0"));
+        let offered = legacy
+            .get_json_unless(
+                &probe,
+                false,
+                &[StatusCode::BAD_REQUEST, StatusCode::NOT_FOUND],
+            )
+            .await?
+            .is_some();
+        requests();
+        if !offered {
+            return Ok(None);
+        }
+        let legacy_list = |name: &str| {
+            let path = format!("{base}/{name}");
+            async move { fetch_pages(legacy, &path, LEGACY_PAGE, false, requests).await }
+        };
+        let both = tokio::try_join!(legacy_list("submissions/"), legacy_list("reviews/"))?;
+        Ok::<_, SyncError>(Some(both))
+    };
     // A few lists at a time: fast, and gentle on a slow upstream.
     let (submissions, public_submissions, schedules, slots, speakers) = tokio::try_join!(
         list("submissions/?expand=resources", PAGE, false),
@@ -93,42 +116,19 @@ pub async fn read_event(
         list("slots/", PAGE, false),
         list("speakers/", PAGE, false),
     )?;
-    let (questions, answers, reviews, rooms) = tokio::try_join!(
+    let (questions, answers, reviews, rooms, legacy_times) = tokio::try_join!(
         list("questions/?expand=options", PAGE, false),
         list("answers/", PAGE, false),
         // With the reviewer's code, name and e-mail (a user like a speaker).
         list("reviews/?expand=user", PAGE, false),
         list("rooms/", ROOM_PAGE, false),
+        legacy_times,
     )?;
     let (tags, tracks, submission_types) = tokio::try_join!(
         list("tags/", PAGE, false),
         list("tracks/", PAGE, false),
         list("submission-types/", PAGE, false),
     )?;
-    // The times, where the legacy format is still offered (pretalx answers
-    // 400 "API version not supported" once it is not).
-    let probe = legacy.url(&format!("{base}/submissions/?limit=1&offset=0"));
-    let offered = legacy
-        .get_json_unless(
-            &probe,
-            false,
-            &[StatusCode::BAD_REQUEST, StatusCode::NOT_FOUND],
-        )
-        .await?
-        .is_some();
-    requests();
-    let legacy_times = if offered {
-        let legacy_list = |name: &str| {
-            let path = format!("{base}/{name}");
-            async move { fetch_pages(legacy, &path, LEGACY_PAGE, false, requests).await }
-        };
-        Some(tokio::try_join!(
-            legacy_list("submissions/"),
-            legacy_list("reviews/")
-        )?)
-    } else {
-        None
-    };
     Ok(RawEvent {
         event: (event_url, event),
         legacy_times,
