@@ -57,6 +57,11 @@ with scopes_disabled():
     admin.is_staff = True
     admin.save()
 random.seed({seed})
+# Codes (submissions, users) come from Django's get_random_string, which
+# draws from `secrets`: a seeded generator makes them the same every run.
+# Only while the event is made: the API token below is drawn for real.
+import django.utils.crypto as crypto
+real_secrets, crypto.secrets = crypto.secrets, random.Random({seed})
 with freeze_time("{now}"):
     call_command("create_test_event", slug="{slug}", seed="{seed}")
 with scopes_disabled():
@@ -96,6 +101,7 @@ with scopes_disabled():
                                     start=start + dt.timedelta(days=i), end=start + dt.timedelta(days=i, hours=4))
     # An organiser team of one administrator who speaks in nothing, so
     # the token sees every review (pretalx hides a speaker's own reviews).
+    crypto.secrets = real_secrets
     token = UserApiToken.objects.create(
         name="confapi sync",
         user=admin,
