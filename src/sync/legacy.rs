@@ -570,7 +570,7 @@ pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
         .collect()
 }
 
-pub(crate) fn availabilities(item: &Item) -> Result<Vec<Value>, SyncError> {
+fn availabilities(item: &Item) -> Result<Vec<Value>, SyncError> {
     let Some(Value::Array(_)) = item.value.get("availabilities") else {
         return Ok(Vec::new());
     };
