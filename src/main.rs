@@ -87,7 +87,7 @@ impl DbArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Mirror a pretalx (legacy API) into the database; see README "Mirroring a pretalx".
+    /// Mirror a pretalx (2025 versioned API or 2024 legacy API) into the database; see README "Mirroring a pretalx".
     Sync {
         #[command(flatten)]
         db: DbArgs,
@@ -109,6 +109,14 @@ enum Command {
         /// Seconds before a request to the upstream is given up (then retried).
         #[arg(long, default_value_t = 30)]
         timeout: u64,
+        /// The upstream's API: pretalx 2025's versioned `v1`, the `legacy` one
+        /// (pretalx 2024.x, confapi), or `auto` (v1 where the upstream has it).
+        #[arg(long, value_enum, default_value_t = confapi::sync::Api::Auto)]
+        api: confapi::sync::Api,
+        /// With v1: the pretalx organiser (its slug) whose teams to mirror;
+        /// the token's user must be allowed to see them.
+        #[arg(long)]
+        organiser: Option<String>,
     },
     /// Serve the API.
     Serve {
@@ -323,6 +331,8 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             access,
             every,
             timeout,
+            api,
+            organiser,
         } => {
             let access = match &access {
                 None => None,
@@ -341,6 +351,8 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 events,
                 access,
                 timeout: std::time::Duration::from_secs(timeout),
+                api,
+                organiser,
             };
             let store = db.open(true).await?;
             sync_rounds(&options, store.as_ref(), every).await

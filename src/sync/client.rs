@@ -23,6 +23,9 @@ pub struct Client {
     pub origin: String,
     /// Base delay of the exponential backoff.
     backoff: Duration,
+    /// The `Pretalx-Version` header sent with every request, if any
+    /// (pretalx 2025+ answers in the API version it names).
+    version: Option<&'static str>,
 }
 
 impl Client {
@@ -56,6 +59,7 @@ impl Client {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(500),
             ),
+            version: None,
         })
     }
 
@@ -63,6 +67,11 @@ impl Client {
     pub fn with_backoff(mut self, backoff: Duration) -> Self {
         self.backoff = backoff;
         self
+    }
+
+    /// Sends `Pretalx-Version: version` from now on.
+    pub fn set_version(&mut self, version: &'static str) {
+        self.version = Some(version);
     }
 
     /// The URL of `path_and_query` on the upstream. `next` links are
@@ -83,27 +92,41 @@ impl Client {
     /// GETs `url` as JSON, retrying network errors, timeouts, 5xx, 429 and
     /// unreadable bodies with exponential backoff (or `Retry-After`).
     pub async fn get_json(&self, url: &str, anonymous: bool) -> Result<Value, SyncError> {
-        let value = self.get_parsed(url, anonymous, false, parse_json).await?;
-        Ok(value.expect("a 404 is an error unless asked otherwise"))
+        let value = self.get_parsed(url, anonymous, &[], parse_json).await?;
+        Ok(value.expect("no status is let through"))
     }
 
     /// `get_json`, but a 404 is `None`: for what an upstream may not have
-    /// (an export of a schedule the token may not see).
+    /// (an export of a schedule the token may not see, an endpoint of
+    /// another API generation).
     pub async fn get_json_if_found(
         &self,
         url: &str,
         anonymous: bool,
     ) -> Result<Option<Value>, SyncError> {
-        self.get_parsed(url, anonymous, true, parse_json).await
+        self.get_parsed(url, anonymous, &[StatusCode::NOT_FOUND], parse_json)
+            .await
+    }
+
+    /// Like `get_json`, but an answer with one of the `refused` statuses is
+    /// `None` (what an upstream does not offer, as opposed to a failure).
+    pub async fn get_json_unless(
+        &self,
+        url: &str,
+        anonymous: bool,
+        refused: &[StatusCode],
+    ) -> Result<Option<Value>, SyncError> {
+        self.get_parsed(url, anonymous, refused, parse_json).await
     }
 
     /// GETs `url` and reads the body with `parse` (an unreadable body is
-    /// retried like a failed request). With `missing_ok`, a 404 is `None`.
+    /// retried like a failed request); an answer with one of the `refused`
+    /// statuses is `None`.
     pub async fn get_parsed<T>(
         &self,
         url: &str,
         anonymous: bool,
-        missing_ok: bool,
+        refused: &[StatusCode],
         parse: impl Fn(&[u8]) -> Result<T, String>,
     ) -> Result<Option<T>, SyncError> {
         let mut last = String::new();
@@ -114,7 +137,10 @@ impl Client {
             } else {
                 &self.http
             };
-            let request = client.get(url).header("Accept", "application/json");
+            let mut request = client.get(url).header("Accept", "application/json");
+            if let Some(version) = self.version {
+                request = request.header("Pretalx-Version", version);
+            }
             match request.send().await {
                 Err(err) => last = format!("request failed: {}", without_url(&err)),
                 Ok(response) => {
@@ -127,8 +153,6 @@ impl Client {
                                 Err(err) => last = err,
                             },
                         }
-                    } else if missing_ok && status == StatusCode::NOT_FOUND {
-                        return Ok(None);
                     } else if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
                         if let Some(wait) = retry_after(response.headers()) {
                             if wait > MAX_RETRY_AFTER {
@@ -143,6 +167,8 @@ impl Client {
                             delay = wait;
                         }
                         last = format!("answered {status}");
+                    } else if refused.contains(&status) {
+                        return Ok(None);
                     } else {
                         let body = response.text().await.unwrap_or_default();
                         let detail: String = body.chars().take(200).collect();

@@ -17,19 +17,19 @@ const PAGE: &str = "limit=1000";
 
 /// One element of a fetched list, with where it came from for messages.
 pub struct Item<'a> {
-    value: &'a Value,
-    url: &'a str,
-    path: String,
+    pub(crate) value: &'a Value,
+    pub(crate) url: &'a str,
+    pub(crate) path: String,
 }
 
 impl<'a> Item<'a> {
-    fn get(&self, key: &str) -> Result<&'a Value, SyncError> {
+    pub(crate) fn get(&self, key: &str) -> Result<&'a Value, SyncError> {
         self.value
             .get(key)
             .ok_or_else(|| SyncError::at_path(self.url, &format!("{}.{key}", self.path), "missing"))
     }
 
-    fn wrong(&self, key: &str, expected: &str) -> SyncError {
+    pub(crate) fn wrong(&self, key: &str, expected: &str) -> SyncError {
         SyncError::at_path(
             self.url,
             &format!("{}.{key}", self.path),
@@ -37,13 +37,13 @@ impl<'a> Item<'a> {
         )
     }
 
-    fn str(&self, key: &str) -> Result<&'a str, SyncError> {
+    pub(crate) fn str(&self, key: &str) -> Result<&'a str, SyncError> {
         self.get(key)?
             .as_str()
             .ok_or_else(|| self.wrong(key, "a string"))
     }
 
-    fn opt_str(&self, key: &str) -> Result<Option<&'a str>, SyncError> {
+    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<&'a str>, SyncError> {
         match self.get(key)? {
             Value::Null => Ok(None),
             Value::String(s) => Ok(Some(s)),
@@ -51,13 +51,13 @@ impl<'a> Item<'a> {
         }
     }
 
-    fn i64(&self, key: &str) -> Result<i64, SyncError> {
+    pub(crate) fn i64(&self, key: &str) -> Result<i64, SyncError> {
         self.get(key)?
             .as_i64()
             .ok_or_else(|| self.wrong(key, "an integer"))
     }
 
-    fn opt_i64(&self, key: &str) -> Result<Option<i64>, SyncError> {
+    pub(crate) fn opt_i64(&self, key: &str) -> Result<Option<i64>, SyncError> {
         match self.get(key)? {
             Value::Null => Ok(None),
             v => v
@@ -67,7 +67,7 @@ impl<'a> Item<'a> {
         }
     }
 
-    fn list(&self, key: &str) -> Result<Vec<Item<'a>>, SyncError> {
+    pub(crate) fn list(&self, key: &str) -> Result<Vec<Item<'a>>, SyncError> {
         let list = self
             .get(key)?
             .as_array()
@@ -83,7 +83,7 @@ impl<'a> Item<'a> {
             .collect())
     }
 
-    fn object(&self, key: &str) -> Result<Item<'a>, SyncError> {
+    pub(crate) fn object(&self, key: &str) -> Result<Item<'a>, SyncError> {
         let value = self.get(key)?;
         if !value.is_object() {
             return Err(self.wrong(key, "an object"));
@@ -97,11 +97,11 @@ impl<'a> Item<'a> {
 
     /// The value as it is, for fields whose form the dataset shares (i18n,
     /// booleans, nullable numbers); validation checks them afterwards.
-    fn raw(&self, key: &str) -> Result<Value, SyncError> {
+    pub(crate) fn raw(&self, key: &str) -> Result<Value, SyncError> {
         self.get(key).cloned()
     }
 
-    fn ids(&self, key: &str) -> Result<Vec<i64>, SyncError> {
+    pub(crate) fn ids(&self, key: &str) -> Result<Vec<i64>, SyncError> {
         self.list(key)?
             .iter()
             .map(|item| {
@@ -136,8 +136,20 @@ pub async fn fetch_list(
     anonymous: bool,
     requests: &(dyn Fn() + Sync),
 ) -> Result<Fetched, SyncError> {
+    fetch_pages(client, path, PAGE, anonymous, requests).await
+}
+
+/// Every page of a list, asking for `page` (`limit=N` or `page_size=N`).
+/// A plain JSON list (pretalx 2025's event list) is one page.
+pub(crate) async fn fetch_pages(
+    client: &Client,
+    path: &str,
+    page: &str,
+    anonymous: bool,
+    requests: &(dyn Fn() + Sync),
+) -> Result<Fetched, SyncError> {
     let separator = if path.contains('?') { '&' } else { '?' };
-    let mut url = client.url(&format!("{path}{separator}{PAGE}"));
+    let mut url = client.url(&format!("{path}{separator}{page}"));
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     loop {
@@ -150,6 +162,10 @@ pub async fn fetch_list(
         }
         let page = client.get_json(&url, anonymous).await?;
         requests();
+        if let Value::Array(results) = page {
+            pages.push((url, results));
+            return Ok(Fetched { pages });
+        }
         let results = match page.get("results") {
             Some(Value::Array(results)) => results.clone(),
             _ => return Err(SyncError::at_path(&url, "results", "expected a list")),
@@ -552,7 +568,7 @@ pub fn map_event(
     Ok(out)
 }
 
-fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
+pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
     list.items()
         .map(|item| item.str("code").map(str::to_string))
         .collect()

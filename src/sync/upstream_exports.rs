@@ -163,7 +163,7 @@ pub async fn fetch(
         typed::<FrabDocument>(client, &frab_url, requests),
         typed::<WidgetDocument>(client, &widget_url, requests),
         async {
-            let feed = client.get_parsed(&feed_url, false, true, parse_feed).await;
+            let feed = client.get_parsed(&feed_url, false, &[StatusCode::NOT_FOUND], parse_feed).await;
             requests();
             feed
         },

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""A real pretalx 2025.2.2 on a loopback port, for sync tests and benchmarks.
+
+    python3 scripts/pretalx_upstream.py [--dir DIR] [--port N]
+
+builds (or reuses) a virtualenv with pretalx from PyPI, makes a fresh data
+directory with a SQLite database, runs `create_test_event` (event
+`democon`, fixed seeds and a frozen clock, so every run makes the same
+data), makes an administrator with an organiser team and an API token
+through pretalx's management shell, serves it with gunicorn and prints the
+URL. The token is written only to DIR/token (mode 0600), never printed.
+Ctrl-C stops the server.
+
+The virtualenv is cached under ~/.cache/confapi/pretalx-VERSION (or
+$CONFAPI_PRETALX_VENV), keyed by the version and the packages; a broken or
+partial one is rebuilt from nothing. Used as a module by
+scripts/pretalx_e2e.py and scripts/bench-sync (`Upstream`).
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+VERSION = "2025.2.2"
+# Faker and freezegun are what create_test_event needs; the pins keep the
+# generated data the same from run to run.
+PACKAGES = [f"pretalx=={VERSION}", "Faker==40.63.0", "freezegun==1.5.5", "gunicorn==27.0.1"]
+SLUG = "democon"
+ORGANISER = f"{SLUG}org"  # what create_test_event names the organiser
+# create_test_event schedules its talks relative to "now"; a frozen clock
+# makes the dates (and so the whole event) the same on every run.
+FROZEN_NOW = "2025-06-02 08:00:00"
+SEED = 2025
+
+SETUP = """
+import random
+from freezegun import freeze_time
+from django.core.management import call_command
+from django_scopes import scopes_disabled
+from pretalx.event.models import Event, Team
+from pretalx.person.models import User
+from pretalx.person.models.auth_token import ENDPOINTS, READ_PERMISSIONS, UserApiToken
+
+with scopes_disabled():
+    admin = User.objects.create_user(
+        email="admin@pretalx.invalid", password="not-used-admin-1234", name="Sync Admin"
+    )
+    admin.is_administrator = True
+    admin.is_staff = True
+    admin.save()
+random.seed({seed})
+# Codes (submissions, users) come from Django's get_random_string, which
+# draws from `secrets`: a seeded generator makes them the same every run.
+# Only while the event is made: the API token below is drawn for real.
+import django.utils.crypto as crypto
+real_secrets, crypto.secrets = crypto.secrets, random.Random({seed})
+with freeze_time("{now}"):
+    call_command("create_test_event", slug="{slug}", seed="{seed}")
+with scopes_disabled():
+    event = Event.objects.get(slug="{slug}")
+    # What create_test_event leaves out: questions with answers (one with
+    # options, one only organisers see) and a public tag.
+    from pretalx.submission.models import Answer, AnswerOption, Question, Tag
+    subs = list(event.submissions.order_by("code"))
+    level = Question.objects.create(
+        event=event, question="Audience level", variant="choices", target="submission",
+        question_required="optional", is_public=True, position=1,
+    )
+    options = [AnswerOption.objects.create(question=level, answer=a, position=i)
+               for i, a in enumerate(["Beginner", "Expert"])]
+    note = Question.objects.create(
+        event=event, question="Anything else?", variant="text", target="submission",
+        question_required="optional", is_public=False, position=2,
+    )
+    for i, sub in enumerate(subs[:6]):
+        answer = Answer.objects.create(question=level, submission=sub, answer=options[i % 2].answer)
+        answer.options.add(options[i % 2])
+        Answer.objects.create(question=note, submission=sub, answer=f"Note {{i}}")
+    tag = Tag.objects.create(event=event, tag="keynote", color="#aa3300", is_public=True)
+    for sub in subs[::10]:
+        sub.tags.add(tag)
+    # Availabilities: of a room, and of speakers (once the CfP asks for them).
+    import datetime as dt
+    from pretalx.person.models import SpeakerProfile
+    from pretalx.schedule.models import Availability
+    event.cfp.fields["availabilities"] = {{"visibility": "optional"}}
+    event.cfp.save()
+    start = event.datetime_from + dt.timedelta(hours=8)
+    Availability.objects.create(event=event, room=event.rooms.order_by("pk").first(),
+                                start=start, end=start + dt.timedelta(hours=10))
+    for i, profile in enumerate(SpeakerProfile.objects.filter(event=event).order_by("pk")[:3]):
+        Availability.objects.create(event=event, person=profile,
+                                    start=start + dt.timedelta(days=i), end=start + dt.timedelta(days=i, hours=4))
+    # An organiser team of one administrator who speaks in nothing, so
+    # the token sees every review (pretalx hides a speaker's own reviews).
+    crypto.secrets = real_secrets
+    token = UserApiToken.objects.create(
+        name="confapi sync",
+        user=admin,
+        endpoints={{name: list(READ_PERMISSIONS) for name in ENDPOINTS}},
+    )
+    token.events.add(event)
+    with open("{token_file}", "w") as f:
+        f.write(token.token)
+"""
+
+
+def venv_dir():
+    given = os.environ.get("CONFAPI_PRETALX_VENV")
+    if given:
+        return Path(given)
+    return Path.home() / ".cache" / "confapi" / f"pretalx-{VERSION}"
+
+
+def ensure_venv(log=print):
+    """The cached virtualenv, built from nothing when missing or different."""
+    venv = venv_dir()
+    python = venv / "bin" / "python"
+    stamp = venv / "confapi-packages.txt"
+    wanted = "\n".join(PACKAGES) + "\n"
+    if python.exists() and stamp.exists() and stamp.read_text() == wanted:
+        return python
+    log(f"== building the pretalx {VERSION} virtualenv in {venv}")
+    started = time.monotonic()
+    shutil.rmtree(venv, ignore_errors=True)
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *PACKAGES], check=True)
+    stamp.write_text(wanted)  # last: a half-built venv has no stamp
+    log(f"== pretalx virtualenv built in {time.monotonic() - started:.0f}s")
+    return python
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Upstream:
+    """A set-up pretalx in `root`; `start()` serves it, `stop()` ends it."""
+
+    def __init__(self, root, port=None, log=print):
+        self.root = Path(root)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.python = ensure_venv(log)
+        self.process = None
+        self.token_file = self.root / "token"
+        self.config = self.root / "pretalx.cfg"
+        self.server_log = self.root / "gunicorn.log"
+
+    def env(self):
+        env = dict(os.environ)
+        env["PRETALX_CONFIG_FILE"] = str(self.config)
+        env.pop("DJANGO_SETTINGS_MODULE", None)
+        return env
+
+    def manage(self, *args):
+        """A pretalx management command; its chatter goes to DIR/manage.log."""
+        log = self.root / "manage.log"
+        with open(log, "ab") as out:
+            result = subprocess.run(
+                [str(self.python), "-m", "pretalx", *args],
+                env=self.env(), cwd=self.root, stdout=out, stderr=out,
+            )
+        if result.returncode != 0:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"pretalx {args[0]} failed (exit {result.returncode}):\n{tail}")
+
+    def setup(self):
+        """A fresh database with the test event and a token."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        data = self.root / "data"
+        self.config.write_text(
+            "[filesystem]\n"
+            f"data = {data}\n"
+            "[database]\n"
+            "backend = sqlite3\n"
+            f"name = {data / 'db.sqlite3'}\n"
+            "[site]\n"
+            "debug = False\n"
+            f"url = {self.url}\n"
+            "[celery]\n"
+        )
+        started = time.monotonic()
+        self.manage("migrate", "--noinput")
+        script = SETUP.format(
+            seed=SEED, now=FROZEN_NOW, slug=SLUG, token_file=self.token_file
+        )
+        self.manage("shell", "--unsafe-disable-scopes", "-c", script)
+        os.chmod(self.token_file, 0o600)
+        self.log(f"== pretalx {VERSION} set up with event {SLUG} in {time.monotonic() - started:.0f}s")
+
+    @property
+    def token(self):
+        return self.token_file.read_text().strip()
+
+    def start(self):
+        with open(self.server_log, "ab") as out:
+            self.process = subprocess.Popen(
+                [
+                    str(self.python), "-m", "gunicorn", "pretalx.wsgi",
+                    "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+                    "--timeout", "120",
+                ],
+                env=self.env(),
+                cwd=self.root,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited; see {self.server_log}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/events/", timeout=5) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise RuntimeError(f"pretalx did not answer within 90 s; see {self.server_log}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            # gunicorn's own process group: the master and its workers.
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.process = None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dir", help="where the data goes (default: a fresh temporary directory)")
+    parser.add_argument("--port", type=int)
+    args = parser.parse_args()
+    root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="pretalx-"))
+    upstream = Upstream(root, args.port)
+    if not upstream.token_file.exists():
+        upstream.setup()
+    upstream.start()
+    print(f"pretalx {VERSION} serves {upstream.url} (event {SLUG}); token in {upstream.token_file}")
+    print("Ctrl-C (or SIGTERM) stops it.", flush=True)
+    # SIGTERM too ends gunicorn (its own process group) on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        signal.pause()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        upstream.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1037 @@
+//! Reads an event through pretalx's versioned API (`Pretalx-Version: v1`,
+//! pretalx 2025.1 and later) and maps it to the same dataset document as
+//! `legacy`.
+//!
+//! Differences from the legacy API that matter here: lists are paged with
+//! `page_size` (rooms with `limit`), reviews name the reviewer's code,
+//! questions show `active` and `position`, the released schedule has its own
+//! endpoint (`schedules`, with version and release time) and its slots
+//! theirs (`slots`, with `is_visible` for organisers), and track and
+//! submission-type lists exist. What v1 does not show is listed in
+//! README.md ("Mirroring a pretalx").
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use reqwest::StatusCode;
+use serde_json::{json, Map, Value};
+
+use super::client::Client;
+use super::legacy::{codes, fetch_pages, Fetched, Item, SeenUser};
+use super::SyncError;
+
+/// The version every request names: answers keep this shape whatever the
+/// token's own default version is.
+pub const VERSION: &str = "v1";
+/// pretalx 2025 still answers its submission and review lists in the
+/// legacy format when asked; only there do they show when they were made.
+pub const LEGACY_VERSION: &str = "LEGACY";
+/// The legacy format pages by limit and offset (both must be given).
+const LEGACY_PAGE: &str = "limit=250&offset=0";
+/// pretalx caps `page_size` at its `max_pagination_limit` (250 by default).
+const PAGE: &str = "page_size=250";
+/// Rooms are paged by limit and offset, without a cap.
+const ROOM_PAGE: &str = "limit=1000";
+
+/// Everything read about one event.
+pub struct RawEvent {
+    pub event: (String, Value),
+    pub submissions: Fetched,
+    pub public_submissions: Fetched,
+    pub schedules: Fetched,
+    pub slots: Fetched,
+    pub speakers: Fetched,
+    pub questions: Fetched,
+    pub answers: Fetched,
+    pub reviews: Fetched,
+    pub rooms: Fetched,
+    pub tags: Fetched,
+    pub tracks: Fetched,
+    pub submission_types: Fetched,
+    /// The legacy-format submissions and reviews, for `created` and
+    /// `updated`; `None` where the upstream no longer offers that format.
+    pub legacy_times: Option<(Fetched, Fetched)>,
+}
+
+/// Whether the upstream speaks the versioned API: its submission types
+/// have an endpoint of their own only there (pretalx 2024.x and confapi
+/// answer 404).
+pub async fn speaks_v1(client: &Client, slug: &str) -> Result<bool, SyncError> {
+    let url = client.url(&format!("/api/events/{slug}/submission-types/?page_size=1"));
+    Ok(client.get_json_if_found(&url, false).await?.is_some())
+}
+
+/// `legacy` is a client that asks for the legacy format (`LEGACY_VERSION`).
+pub async fn read_event(
+    client: &Client,
+    legacy: &Client,
+    slug: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<RawEvent, SyncError> {
+    let base = format!("/api/events/{slug}");
+    let event_url = client.url(&format!("{base}/"));
+    let event = client.get_json(&event_url, false).await?;
+    requests();
+    let list = |name: &str, page: &'static str, anonymous: bool| {
+        let path = format!("{base}/{name}");
+        async move { fetch_pages(client, &path, page, anonymous, requests).await }
+    };
+    // What the public sees tells whether the schedule is shown.
+    let is_public = event.get("is_public").and_then(Value::as_bool) == Some(true);
+    let public_submissions = async {
+        if is_public {
+            list("submissions/", PAGE, true).await
+        } else {
+            Ok(Fetched { pages: Vec::new() })
+        }
+    };
+    // The times, where the legacy format is still offered (pretalx answers
+    // 400 "API version not supported" once it is not); read beside the rest.
+    let legacy_times = async {
+        let probe = legacy.url(&format!("{base}/submissions/?limit=1&offset=0"));
+        let offered = legacy
+            .get_json_unless(
+                &probe,
+                false,
+                &[StatusCode::BAD_REQUEST, StatusCode::NOT_FOUND],
+            )
+            .await?
+            .is_some();
+        requests();
+        if !offered {
+            return Ok(None);
+        }
+        let legacy_list = |name: &str| {
+            let path = format!("{base}/{name}");
+            async move { fetch_pages(legacy, &path, LEGACY_PAGE, false, requests).await }
+        };
+        let both = tokio::try_join!(legacy_list("submissions/"), legacy_list("reviews/"))?;
+        Ok::<_, SyncError>(Some(both))
+    };
+    // A few lists at a time: fast, and gentle on a slow upstream.
+    let (submissions, public_submissions, schedules, slots, speakers) = tokio::try_join!(
+        list("submissions/?expand=resources", PAGE, false),
+        public_submissions,
+        list("schedules/", PAGE, false),
+        // Without a filter: the slots of the current released schedule.
+        list("slots/", PAGE, false),
+        list("speakers/", PAGE, false),
+    )?;
+    let (questions, answers, reviews, rooms, legacy_times) = tokio::try_join!(
+        list("questions/?expand=options", PAGE, false),
+        list("answers/", PAGE, false),
+        // With the reviewer's code, name and e-mail (a user like a speaker).
+        list("reviews/?expand=user", PAGE, false),
+        list("rooms/", ROOM_PAGE, false),
+        legacy_times,
+    )?;
+    let (tags, tracks, submission_types) = tokio::try_join!(
+        list("tags/", PAGE, false),
+        list("tracks/", PAGE, false),
+        list("submission-types/", PAGE, false),
+    )?;
+    Ok(RawEvent {
+        event: (event_url, event),
+        legacy_times,
+        submissions,
+        public_submissions,
+        schedules,
+        slots,
+        speakers,
+        questions,
+        answers,
+        reviews,
+        rooms,
+        tags,
+        tracks,
+        submission_types,
+    })
+}
+
+/// The teams of a pretalx organiser, with their members' codes, names and
+/// e-mail addresses. Teams are not under the event, and no event answer
+/// names its organiser: it is given with `--organiser`.
+pub async fn read_teams(
+    client: &Client,
+    organiser: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<Fetched, SyncError> {
+    let path = format!("/api/organisers/{organiser}/teams/?expand=members");
+    fetch_pages(client, &path, PAGE, false, requests).await
+}
+
+/// The organiser's teams that cover `slug` (all events, or it among their
+/// events), in the dataset's form; their members join `users`. A team's
+/// track limits keep only this event's tracks.
+fn map_teams(
+    teams: &Fetched,
+    slug: &str,
+    tracks: &HashSet<i64>,
+    users: &mut BTreeMap<String, SeenUser>,
+) -> Result<Vec<Value>, SyncError> {
+    let mut out = Vec::new();
+    for team in teams.items() {
+        let all_events = team
+            .get("all_events")?
+            .as_bool()
+            .ok_or_else(|| team.wrong("all_events", "a boolean"))?;
+        let covers = all_events
+            || team
+                .ids_or_codes("limit_events")?
+                .iter()
+                .any(|event| event.eq_ignore_ascii_case(slug));
+        if !covers {
+            continue;
+        }
+        let mut members = Vec::new();
+        for member in team.list("members")? {
+            if !member.value.is_object() {
+                return Err(SyncError::at_path(
+                    team.url,
+                    &member.path,
+                    "expected an object (the list was read with expand=members)",
+                ));
+            }
+            let code = member.str("code")?.to_string();
+            let seen = users.entry(code.clone()).or_insert(SeenUser {
+                name: member.str("name")?.into(),
+                email: None,
+                avatar: None,
+            });
+            if let Some(email) = member.value.get("email").and_then(Value::as_str) {
+                seen.email = Some(email.to_string());
+            }
+            members.push(Value::String(code));
+        }
+        let limit_tracks: Vec<i64> = team
+            .ids("limit_tracks")?
+            .into_iter()
+            .filter(|id| tracks.contains(id))
+            .collect();
+        out.push(json!({
+            "name": team.str("name")?,
+            "members": members,
+            "can_change_submissions": team.raw("can_change_submissions")?,
+            "is_reviewer": team.raw("is_reviewer")?,
+            "force_hide_speaker_names": team.raw("force_hide_speaker_names")?,
+            "limit_tracks": limit_tracks,
+        }));
+    }
+    Ok(out)
+}
+
+/// A text the v1 API may show as null, or leave out when the CfP does not
+/// ask for it (`abstract`, `notes`, ...): the dataset's empty text.
+fn text(item: &Item, key: &str) -> Result<String, SyncError> {
+    match item.value.get(key) {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(item.wrong(key, "a string or null")),
+    }
+}
+
+/// An optional field the upstream may leave out: its value, or `default`.
+fn or(item: &Item, key: &str, default: Value) -> Value {
+    item.value.get(key).cloned().unwrap_or(default)
+}
+
+/// A URL that pretalx shows as "" when there is none.
+fn url(item: &Item, key: &str) -> Result<Option<String>, SyncError> {
+    Ok(match item.value.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.is_empty() => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(item.wrong(key, "a URL, \"\" or null")),
+    })
+}
+
+/// The v1 API gives availabilities without ids; the dataset numbers them
+/// (rooms' and speakers' share one sequence per event) in upstream order.
+fn availabilities(item: &Item, next_id: &mut i64) -> Result<Vec<Value>, SyncError> {
+    let Some(Value::Array(_)) = item.value.get("availabilities") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for a in item.list("availabilities")? {
+        *next_id += 1;
+        out.push(json!({"id": *next_id, "start": a.str("start")?, "end": a.str("end")?}));
+    }
+    Ok(out)
+}
+
+/// Maps one event to its dataset document. `users` collects the speakers,
+/// reviewers and team members seen; `teams` are the organiser's, if read.
+pub fn map_event(
+    raw: &RawEvent,
+    teams: Option<&Fetched>,
+    users: &mut BTreeMap<String, SeenUser>,
+) -> Result<Map<String, Value>, SyncError> {
+    let (event_url, event_value) = &raw.event;
+    let event = Item {
+        value: event_value,
+        url: event_url,
+        path: "$".into(),
+    };
+    let slug = event.str("slug")?.to_string();
+    let is_public = event
+        .get("is_public")?
+        .as_bool()
+        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    // Neither submissions nor reviews show when they were made in v1: the
+    // legacy format does, where still offered; else the event's first day.
+    let unknown_time = format!("{}T00:00:00Z", event.str("date_from")?);
+    let mut created: HashMap<String, Value> = HashMap::new();
+    let mut reviewed: HashMap<i64, (Value, Value)> = HashMap::new();
+    if let Some((submissions, reviews)) = &raw.legacy_times {
+        for item in submissions.items() {
+            created.insert(item.str("code")?.to_string(), json!(item.str("created")?));
+        }
+        for item in reviews.items() {
+            reviewed.insert(
+                item.i64("id")?,
+                (json!(item.str("created")?), json!(item.str("updated")?)),
+            );
+        }
+    }
+
+    // The current released schedule: the newest one with a version (the
+    // work-in-progress one has none).
+    let mut schedule = Value::Null;
+    for item in raw.schedules.items() {
+        if let Some(version) = item.opt_str("version")?.filter(|v| *v != "wip") {
+            let published = item.opt_str("published")?;
+            if let Some(published) = published {
+                let newer = schedule
+                    .get("published")
+                    .and_then(Value::as_str)
+                    .is_none_or(|seen| published > seen);
+                if newer {
+                    schedule = json!({"version": version, "published": published});
+                }
+            }
+        }
+    }
+
+    // Slots of the current schedule, by submission (breaks have none).
+    let mut slots: HashMap<String, Vec<Value>> = HashMap::new();
+    for item in raw.slots.items() {
+        let Some(code) = item.opt_str("submission")? else {
+            continue; // a break: see the exports call site in super::run_once
+        };
+        slots.entry(code.to_string()).or_default().push(json!({
+            "room": item.opt_i64("room")?,
+            "start": item.raw("start")?,
+            "end": item.raw("end")?,
+            "is_visible": item.get("is_visible")?.as_bool().ok_or_else(|| item.wrong("is_visible", "a boolean"))?,
+        }));
+    }
+    if schedule.is_null() && !slots.is_empty() {
+        return Err(SyncError::at_path(
+            &raw.schedules
+                .pages
+                .first()
+                .map_or(String::new(), |p| p.0.clone()),
+            "results",
+            "slots exist but no released schedule is listed",
+        ));
+    }
+    let public: HashSet<String> = codes(&raw.public_submissions)?;
+
+    let mut speakers = Vec::new();
+    let mut next_availability = 0;
+    for item in raw.speakers.items() {
+        let code = item.str("code")?.to_string();
+        let seen = users.entry(code.clone()).or_insert(SeenUser {
+            name: item.str("name")?.into(),
+            email: None,
+            avatar: url(&item, "avatar_url")?,
+        });
+        if let Some(email) = item.value.get("email").and_then(Value::as_str) {
+            seen.email = Some(email.to_string());
+        }
+        speakers.push(json!({
+            "user": code,
+            "biography": text(&item, "biography")?,
+            "availabilities": availabilities(&item, &mut next_availability)?,
+        }));
+    }
+
+    let mut confirmed_visible = false;
+    let mut submissions = Vec::new();
+    for item in raw.submissions.items() {
+        let code = item.str("code")?.to_string();
+        let mut speaker_codes = Vec::new();
+        for (i, speaker) in item.ids_or_codes("speakers")?.into_iter().enumerate() {
+            if !users.contains_key(&speaker) {
+                return Err(SyncError::at_path(
+                    item.url,
+                    &format!("{}.speakers[{i}]", item.path),
+                    &format!("speaker {speaker:?} is not in the speakers list"),
+                ));
+            }
+            speaker_codes.push(Value::String(speaker));
+        }
+        let state = item.str("state")?;
+        let slots = slots.remove(&code).unwrap_or_default();
+        if state == "confirmed" && slots.iter().any(|s| s["is_visible"] == true) {
+            confirmed_visible = true;
+        }
+        let mut resources = Vec::new();
+        for resource in item.list("resources")? {
+            if !resource.value.is_object() {
+                return Err(SyncError::at_path(
+                    item.url,
+                    &resource.path,
+                    "expected an object (the list was read with expand=resources)",
+                ));
+            }
+            resources.push(json!({
+                "resource": resource.str("resource")?,
+                "description": text(&resource, "description")?,
+            }));
+        }
+        let real = (
+            text(&item, "title")?,
+            text(&item, "abstract")?,
+            text(&item, "description")?,
+        );
+        submissions.push(json!({
+            "code": code,
+            "title": real.0,
+            "speakers": speaker_codes,
+            "submission_type": item.i64("submission_type")?,
+            // Left out when the event does not use tracks.
+            "track": or(&item, "track", Value::Null),
+            "state": state,
+            "pending_state": item.raw("pending_state")?,
+            "abstract": real.1,
+            "description": real.2,
+            "notes": text(&item, "notes")?,
+            "internal_notes": text(&item, "internal_notes")?,
+            "duration": item.i64("duration")?,
+            "slot_count": item.i64("slot_count")?,
+            "do_not_record": or(&item, "do_not_record", json!(false)),
+            "is_featured": item.raw("is_featured")?,
+            "content_locale": item.str("content_locale")?,
+            "image": url(&item, "image")?,
+            "created": created.get(&code).cloned().unwrap_or_else(|| json!(unknown_time)),
+            "tags": item.ids("tags")?,
+            "resources": resources,
+            "anonymised": anonymised(&item, &real)?,
+            "slots": slots,
+        }));
+    }
+    if let Some(code) = slots.keys().next() {
+        return Err(SyncError::at_path(
+            &raw.slots
+                .pages
+                .first()
+                .map_or(String::new(), |p| p.0.clone()),
+            "results",
+            &format!("a slot of submission {code:?}, which is not in the submissions list"),
+        ));
+    }
+
+    let mut questions = Vec::new();
+    for item in raw.questions.items() {
+        let mut options = Vec::new();
+        for option in item.list("options")? {
+            options.push(json!({"id": option.i64("id")?, "answer": option.raw("answer")?}));
+        }
+        questions.push(json!({
+            "id": item.i64("id")?,
+            "variant": item.str("variant")?,
+            "target": item.str("target")?,
+            "question": item.raw("question")?,
+            "help_text": item.raw("help_text")?,
+            "question_required": item.str("question_required")?,
+            "deadline": item.raw("deadline")?,
+            "freeze_after": item.raw("freeze_after")?,
+            "options": options,
+            "default_answer": item.raw("default_answer")?,
+            "contains_personal_data": item.raw("contains_personal_data")?,
+            "min_length": item.raw("min_length")?,
+            "max_length": item.raw("max_length")?,
+            "is_public": item.raw("is_public")?,
+            "is_visible_to_reviewers": item.raw("is_visible_to_reviewers")?,
+            "active": item.raw("active")?,
+            "position": item.opt_i64("position")?.unwrap_or(0),
+            "tracks": item.ids("tracks")?,
+            "submission_types": item.ids("submission_types")?,
+        }));
+    }
+
+    let mut answers = Vec::new();
+    for item in raw.answers.items() {
+        answers.push(json!({
+            "id": item.i64("id")?,
+            "question": item.i64("question")?,
+            "answer": text(&item, "answer")?,
+            "answer_file": url(&item, "answer_file")?,
+            "submission": item.opt_str("submission")?,
+            "person": item.opt_str("person")?,
+            "review": item.opt_i64("review")?,
+            "options": item.ids("options")?,
+        }));
+    }
+
+    let mut reviews = Vec::new();
+    for item in raw.reviews.items() {
+        // v1 gives the reviewer's code (the legacy API only a name); with
+        // expand=user also their name and e-mail.
+        let reviewer = item.object("user")?;
+        let user = reviewer.str("code")?.to_string();
+        let seen = users.entry(user.clone()).or_insert(SeenUser {
+            name: reviewer.str("name")?.into(),
+            email: None,
+            avatar: None,
+        });
+        if let Some(email) = reviewer.value.get("email").and_then(Value::as_str) {
+            seen.email = Some(email.to_string());
+        }
+        let id = item.i64("id")?;
+        let (made, changed) = reviewed
+            .remove(&id)
+            .unwrap_or_else(|| (json!(unknown_time), json!(unknown_time)));
+        reviews.push(json!({
+            "id": id,
+            "submission": item.str("submission")?,
+            "user": user,
+            "text": text(&item, "text")?,
+            "score": decimal(&item, "score")?,
+            "created": made,
+            "updated": changed,
+        }));
+    }
+
+    let mut rooms = Vec::new();
+    for item in raw.rooms.items() {
+        // `uuid` is the guid where one is set, else pretalx's stable
+        // computed one: what pretalx's own exports and legacy API show.
+        let guid = match item.value.get("uuid") {
+            Some(Value::String(uuid)) => Some(uuid.as_str()),
+            _ => item.opt_str("guid")?,
+        };
+        rooms.push(json!({
+            "id": item.i64("id")?,
+            "guid": guid,
+            "name": item.raw("name")?,
+            "description": i18n(&item, "description"),
+            "speaker_info": i18n(&item, "speaker_info"),
+            "capacity": item.opt_i64("capacity")?,
+            "position": item.opt_i64("position")?,
+            "availabilities": availabilities(&item, &mut next_availability)?,
+        }));
+    }
+
+    let mut tags = Vec::new();
+    for item in raw.tags.items() {
+        tags.push(json!({
+            "id": item.i64("id")?,
+            "tag": item.str("tag")?,
+            "description": i18n(&item, "description"),
+            "color": item.str("color")?,
+            "is_public": item.raw("is_public")?,
+        }));
+    }
+
+    let mut tracks = Vec::new();
+    let mut track_ids = HashSet::new();
+    for item in raw.tracks.items() {
+        track_ids.insert(item.i64("id")?);
+        tracks.push(json!({
+            "id": item.i64("id")?,
+            "name": item.raw("name")?,
+            "description": i18n(&item, "description"),
+            "color": item.opt_str("color")?.unwrap_or_default(),
+            "position": item.opt_i64("position")?,
+        }));
+    }
+
+    let mut types = Vec::new();
+    for item in raw.submission_types.items() {
+        types.push(json!({
+            "id": item.i64("id")?,
+            "name": item.raw("name")?,
+            "default_duration": item.i64("default_duration")?,
+        }));
+    }
+
+    let show_schedule = !(public.is_empty() && is_public && confirmed_visible);
+
+    let mut out = Map::new();
+    out.insert("slug".into(), json!(slug));
+    out.insert("name".into(), event.raw("name")?);
+    out.insert("is_public".into(), json!(is_public));
+    out.insert("date_from".into(), event.raw("date_from")?);
+    out.insert("date_to".into(), event.raw("date_to")?);
+    out.insert("timezone".into(), event.raw("timezone")?);
+    out.insert("locale".into(), or(&event, "locale", json!("en")));
+    if let Some(color) = event.opt_str("primary_color").ok().flatten() {
+        out.insert("primary_color".into(), json!(color));
+    }
+    out.insert("show_schedule".into(), json!(show_schedule));
+    out.insert("schedule".into(), schedule);
+    out.insert("submission_types".into(), Value::Array(types));
+    out.insert("tracks".into(), Value::Array(tracks));
+    out.insert("rooms".into(), Value::Array(rooms));
+    out.insert("tags".into(), Value::Array(tags));
+    out.insert("questions".into(), Value::Array(questions));
+    out.insert("speakers".into(), Value::Array(speakers));
+    out.insert("submissions".into(), Value::Array(submissions));
+    out.insert("answers".into(), Value::Array(answers));
+    out.insert("reviews".into(), Value::Array(reviews));
+    if let Some(teams) = teams {
+        out.insert(
+            "teams".into(),
+            Value::Array(map_teams(teams, &slug, &track_ids, users)?),
+        );
+    }
+    Ok(out)
+}
+
+/// An i18n text pretalx shows as null when empty.
+fn i18n(item: &Item, key: &str) -> Value {
+    match item.value.get(key) {
+        None | Some(Value::Null) => json!({}),
+        Some(v) => v.clone(),
+    }
+}
+
+/// A score: pretalx's decimals are strings ("1.50") in v1.
+fn decimal(item: &Item, key: &str) -> Result<Value, SyncError> {
+    match item.get(key)? {
+        Value::Null => Ok(Value::Null),
+        Value::Number(n) => Ok(Value::Number(n.clone())),
+        Value::String(s) => s
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(|f| json!(f))
+            .ok_or_else(|| item.wrong(key, "a decimal number")),
+        _ => Err(item.wrong(key, "a decimal number or null")),
+    }
+}
+
+/// The organisers' anonymised texts: `anonymised_data` is a JSON object in
+/// a string (`"{}"` when not anonymised), with the anonymised fields and
+/// `"_anonymised": true`. Only texts that differ from the real ones count.
+fn anonymised(item: &Item, real: &(String, String, String)) -> Result<Value, SyncError> {
+    let data = match item.value.get("anonymised_data") {
+        None | Some(Value::Null) => return Ok(Value::Null),
+        Some(Value::String(s)) if s.trim().is_empty() => return Ok(Value::Null),
+        Some(Value::String(s)) => serde_json::from_str::<Value>(s)
+            .ok()
+            .filter(Value::is_object)
+            .ok_or_else(|| item.wrong("anonymised_data", "a JSON object in a string"))?,
+        Some(Value::Object(_)) => item.value["anonymised_data"].clone(),
+        Some(_) => return Err(item.wrong("anonymised_data", "a JSON object in a string")),
+    };
+    if data.get("_anonymised") != Some(&Value::Bool(true)) {
+        return Ok(Value::Null);
+    }
+    let pick = |key: &str, real: &str| match data.get(key).and_then(Value::as_str) {
+        Some(anon) if anon != real => anon.to_string(),
+        _ => String::new(),
+    };
+    let texts = (
+        pick("title", &real.0),
+        pick("abstract", &real.1),
+        pick("description", &real.2),
+    );
+    if texts.0.is_empty() && texts.1.is_empty() && texts.2.is_empty() {
+        return Ok(Value::Null);
+    }
+    Ok(json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
+}
+
+impl Item<'_> {
+    /// A list of codes (strings), e.g. a submission's speakers.
+    fn ids_or_codes(&self, key: &str) -> Result<Vec<String>, SyncError> {
+        self.list(key)?
+            .iter()
+            .map(|item| {
+                item.value.as_str().map(str::to_string).ok_or_else(|| {
+                    SyncError::at_path(self.url, &item.path, "expected a code (a string)")
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One page of `results` at a made-up URL.
+    fn list(name: &str, results: Value) -> Fetched {
+        let Value::Array(results) = results else {
+            panic!("results must be a list")
+        };
+        Fetched {
+            pages: vec![(format!("http://up/api/events/conf/{name}/"), results)],
+        }
+    }
+
+    /// A small event as pretalx 2025.2.2 shows it to an organiser.
+    fn raw() -> RawEvent {
+        RawEvent {
+            event: (
+                "http://up/api/events/conf/".into(),
+                json!({"name": {"en": "Conf"}, "slug": "conf", "is_public": true,
+                       "date_from": "2025-06-01", "date_to": "2025-06-02",
+                       "timezone": "Europe/Berlin", "locale": "en", "primary_color": "#3b64d1"}),
+            ),
+            submissions: list(
+                "submissions",
+                json!([{
+                    "code": "ABC123", "title": "Talk", "speakers": ["SPK1"],
+                    "submission_type": 1, "track": 2, "tags": [5], "state": "confirmed",
+                    "abstract": "A", "description": "D", "duration": 30, "slot_count": 1,
+                    "content_locale": "en", "do_not_record": false, "image": null,
+                    "resources": [{"id": 1, "resource": "http://up/r.pdf", "description": "Slides"}],
+                    "slots": [], "answers": [7], "pending_state": null, "is_featured": true,
+                    "notes": null, "internal_notes": "inside",
+                    "anonymised_data": "{\"_anonymised\": true, \"title\": \"Anon talk\", \"abstract\": \"A\"}",
+                    "reviews": [3], "assigned_reviewers": [], "is_anonymised": true,
+                }]),
+            ),
+            public_submissions: list("submissions", json!([{"code": "ABC123"}])),
+            schedules: list(
+                "schedules",
+                json!([
+                    {"id": 2, "version": "wip", "published": null},
+                    {"id": 1, "version": "v1.0", "published": "2025-06-01T10:00:00+02:00"},
+                    {"id": 0, "version": "v0.9", "published": "2025-05-01T10:00:00+02:00"},
+                ]),
+            ),
+            slots: list(
+                "slots",
+                json!([
+                    {"id": 9, "room": 4, "start": "2025-06-01T11:00:00+02:00",
+                     "end": "2025-06-01T11:30:00+02:00", "submission": "ABC123",
+                     "schedule": 1, "description": null, "duration": 30, "is_visible": true},
+                    {"id": 10, "room": 4, "start": "2025-06-01T12:00:00+02:00",
+                     "end": "2025-06-01T13:00:00+02:00", "submission": null,
+                     "schedule": 1, "description": {"en": "Lunch"}, "duration": 60, "is_visible": true},
+                ]),
+            ),
+            speakers: list(
+                "speakers",
+                json!([{"code": "SPK1", "name": "Ada", "biography": null, "submissions": ["ABC123"],
+                        "avatar_url": "", "answers": [], "email": "ada@example.org",
+                        "timezone": "UTC", "locale": "en", "has_arrived": false,
+                        "internal_notes": null,
+                        "availabilities": [{"start": "2025-06-01T09:00:00+02:00",
+                                            "end": "2025-06-01T18:00:00+02:00", "allDay": false}]}]),
+            ),
+            questions: list(
+                "questions",
+                json!([{"id": 6, "question": {"en": "Level?"}, "help_text": {}, "default_answer": null,
+                        "variant": "choices", "target": "submission", "deadline": null,
+                        "freeze_after": null, "question_required": "optional", "position": 3,
+                        "tracks": [], "submission_types": [1],
+                        "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 0}],
+                        "min_length": null, "max_length": null, "min_number": null,
+                        "max_number": null, "min_date": null, "max_date": null,
+                        "min_datetime": null, "max_datetime": null, "icon": null,
+                        "active": false, "is_public": true, "contains_personal_data": false,
+                        "is_visible_to_reviewers": true}]),
+            ),
+            answers: list(
+                "answers",
+                json!([{"id": 7, "question": 6, "answer": "Easy", "answer_file": null,
+                        "submission": "ABC123", "review": null, "person": null, "options": [11]}]),
+            ),
+            reviews: list(
+                "reviews",
+                json!([{"id": 3, "submission": "ABC123", "text": null, "score": "1.50",
+                        "scores": [], "answers": [],
+                        "user": {"code": "REV1", "name": "Rita", "email": "rita@example.org"}}]),
+            ),
+            rooms: list(
+                "rooms",
+                json!([{"id": 4, "name": {"en": "Hall"}, "description": null,
+                        "uuid": "41b9257f-c393-5661-8135-298ffbdea1b2", "guid": null,
+                        "capacity": 100, "position": 0, "speaker_info": null,
+                        "availabilities": [{"start": "2025-06-01T08:00:00+02:00",
+                                            "end": "2025-06-01T20:00:00+02:00", "allDay": false}]}]),
+            ),
+            tags: list(
+                "tags",
+                json!([{"id": 5, "tag": "keynote", "description": {}, "color": "#aa3300", "is_public": true}]),
+            ),
+            tracks: list(
+                "tracks",
+                json!([{"id": 2, "name": {"en": "Web"}, "description": {"en": ""},
+                        "color": "#0b1914", "position": null, "requires_access_code": false}]),
+            ),
+            submission_types: list(
+                "submission-types",
+                json!([{"id": 1, "name": {"en": "Talk"}, "default_duration": 30,
+                        "deadline": null, "requires_access_code": false}]),
+            ),
+            // As from a pretalx that no longer offers the legacy format.
+            legacy_times: None,
+        }
+    }
+
+    #[test]
+    fn maps_an_organisers_view_to_the_dataset() {
+        let mut users = BTreeMap::new();
+        let event = Value::Object(map_event(&raw(), None, &mut users).unwrap());
+        let stamp = "2025-06-01T00:00:00Z";
+        // In parts: one json! of it all is too deep for the macro.
+        let mut expected = Map::new();
+        expected.extend(
+            json!({
+                "slug": "conf", "name": {"en": "Conf"}, "is_public": true,
+                "date_from": "2025-06-01", "date_to": "2025-06-02", "timezone": "Europe/Berlin",
+                "locale": "en", "primary_color": "#3b64d1", "show_schedule": true,
+                "schedule": {"version": "v1.0", "published": "2025-06-01T10:00:00+02:00"}
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "submission_types": [{"id": 1, "name": {"en": "Talk"}, "default_duration": 30}],
+                "tracks": [{"id": 2, "name": {"en": "Web"}, "description": {"en": ""},
+                            "color": "#0b1914", "position": null}],
+                "rooms": [{"id": 4, "guid": "41b9257f-c393-5661-8135-298ffbdea1b2",
+                           "name": {"en": "Hall"}, "description": {}, "speaker_info": {},
+                           "capacity": 100, "position": 0,
+                           "availabilities": [{"id": 2, "start": "2025-06-01T08:00:00+02:00",
+                                               "end": "2025-06-01T20:00:00+02:00"}]}],
+                "tags": [{"id": 5, "tag": "keynote", "description": {}, "color": "#aa3300",
+                          "is_public": true}]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "questions": [{"id": 6, "variant": "choices", "target": "submission",
+                               "question": {"en": "Level?"}, "help_text": {},
+                               "question_required": "optional", "deadline": null,
+                               "freeze_after": null,
+                               "options": [{"id": 11, "answer": {"en": "Easy"}}],
+                               "default_answer": null, "contains_personal_data": false,
+                               "min_length": null, "max_length": null, "is_public": true,
+                               "is_visible_to_reviewers": true, "active": false, "position": 3,
+                               "tracks": [], "submission_types": [1]}],
+                "speakers": [{"user": "SPK1", "biography": "",
+                              "availabilities": [{"id": 1, "start": "2025-06-01T09:00:00+02:00",
+                                                  "end": "2025-06-01T18:00:00+02:00"}]}]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "submissions": [{
+                    "code": "ABC123", "title": "Talk", "speakers": ["SPK1"],
+                    "submission_type": 1, "track": 2, "state": "confirmed",
+                    "pending_state": null, "abstract": "A", "description": "D",
+                    "notes": "", "internal_notes": "inside", "duration": 30, "slot_count": 1,
+                    "do_not_record": false, "is_featured": true, "content_locale": "en",
+                    "image": null, "created": stamp, "tags": [5],
+                    "resources": [{"resource": "http://up/r.pdf", "description": "Slides"}],
+                    // Only the title differs from the real text.
+                    "anonymised": {"title": "Anon talk", "abstract": "", "description": ""},
+                    "slots": [{"room": 4, "start": "2025-06-01T11:00:00+02:00",
+                               "end": "2025-06-01T11:30:00+02:00", "is_visible": true}],
+                }]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        expected.extend(
+            json!({
+                "answers": [{"id": 7, "question": 6, "answer": "Easy", "answer_file": null,
+                             "submission": "ABC123", "person": null, "review": null,
+                             "options": [11]}],
+                "reviews": [{"id": 3, "submission": "ABC123", "user": "REV1", "text": "",
+                             "score": 1.5, "created": stamp, "updated": stamp}]
+            })
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        assert_eq!(event, Value::Object(expected));
+        let seen: Vec<_> = users
+            .iter()
+            .map(|(code, u)| {
+                (
+                    code.as_str(),
+                    u.name.as_str(),
+                    u.email.as_deref(),
+                    u.avatar.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("REV1", "Rita", Some("rita@example.org"), None),
+                ("SPK1", "Ada", Some("ada@example.org"), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_mapped_event_validates_like_an_import() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw(), None, &mut users).unwrap();
+        let document = super::super::access::merge(&json!({}), users, vec![event]).unwrap();
+        crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+            panic!(
+                "{:?}",
+                problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            )
+        });
+    }
+
+    #[test]
+    fn a_hidden_schedule_and_fields_the_cfp_does_not_ask_for() {
+        let mut raw = raw();
+        // The public sees no talk although a confirmed one has a visible slot.
+        raw.public_submissions = list("submissions", json!([]));
+        // Without tracks, abstracts and notes in the CfP, pretalx leaves them out.
+        for key in ["track", "abstract", "notes"] {
+            raw.submissions.pages[0].1[0]
+                .as_object_mut()
+                .unwrap()
+                .remove(key);
+        }
+        let event = map_event(&raw, None, &mut BTreeMap::new()).unwrap();
+        assert_eq!(event["show_schedule"], false);
+        let submission = &event["submissions"][0];
+        assert_eq!(
+            (
+                &submission["track"],
+                &submission["abstract"],
+                &submission["notes"]
+            ),
+            (&json!(null), &json!(""), &json!(""))
+        );
+    }
+
+    #[test]
+    fn times_from_the_legacy_format_where_offered() {
+        let mut raw = raw();
+        raw.legacy_times = Some((
+            list(
+                "submissions",
+                json!([{"code": "ABC123", "created": "2025-03-01T10:00:00+01:00"}]),
+            ),
+            list(
+                "reviews",
+                json!([{"id": 3, "created": "2025-04-01T10:00:00+02:00",
+                        "updated": "2025-04-02T10:00:00+02:00"}]),
+            ),
+        ));
+        let event = map_event(&raw, None, &mut BTreeMap::new()).unwrap();
+        assert_eq!(
+            event["submissions"][0]["created"],
+            "2025-03-01T10:00:00+01:00"
+        );
+        assert_eq!(
+            (
+                &event["reviews"][0]["created"],
+                &event["reviews"][0]["updated"]
+            ),
+            (
+                &json!("2025-04-01T10:00:00+02:00"),
+                &json!("2025-04-02T10:00:00+02:00")
+            )
+        );
+    }
+
+    #[test]
+    fn teams_that_cover_the_event_with_their_members() {
+        let teams = list(
+            "teams",
+            json!([
+                {"id": 1, "name": "Orga", "all_events": false, "limit_events": ["CONF"],
+                 "limit_tracks": [2, 99], "can_change_submissions": true, "is_reviewer": false,
+                 "force_hide_speaker_names": false, "invites": [],
+                 "members": [{"code": "ORG1", "name": "Olga", "email": "olga@example.org"},
+                             {"code": "SPK1", "name": "Ada", "email": "ada@example.org"}]},
+                {"id": 2, "name": "Other event", "all_events": false, "limit_events": ["other"],
+                 "limit_tracks": [], "can_change_submissions": true, "is_reviewer": true,
+                 "force_hide_speaker_names": false, "invites": [],
+                 "members": [{"code": "NOPE", "name": "No", "email": "no@example.org"}]},
+                {"id": 3, "name": "Reviewers", "all_events": true, "limit_events": [],
+                 "limit_tracks": [], "can_change_submissions": false, "is_reviewer": true,
+                 "force_hide_speaker_names": true, "invites": [], "members": []},
+            ]),
+        );
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw(), Some(&teams), &mut users).unwrap();
+        assert_eq!(
+            event["teams"],
+            json!([
+                // Track 99 belongs to another of the organiser's events.
+                {"name": "Orga", "members": ["ORG1", "SPK1"], "can_change_submissions": true,
+                 "is_reviewer": false, "force_hide_speaker_names": false, "limit_tracks": [2]},
+                {"name": "Reviewers", "members": [], "can_change_submissions": false,
+                 "is_reviewer": true, "force_hide_speaker_names": true, "limit_tracks": []},
+            ])
+        );
+        assert_eq!(
+            users.keys().collect::<Vec<_>>(),
+            ["ORG1", "REV1", "SPK1"],
+            "members of teams of other events are not users of this one"
+        );
+        let mut unexpanded = teams;
+        unexpanded.pages[0].1[0]["members"] = json!(["ORG1"]);
+        assert_eq!(
+            map_event(&raw(), Some(&unexpanded), &mut BTreeMap::new())
+                .unwrap_err()
+                .0,
+            "GET http://up/api/events/conf/teams/: results[0].members[0]: expected an object (the list was read with expand=members)"
+        );
+    }
+
+    #[test]
+    fn malformed_answers_name_the_url_and_json_path() {
+        type Spoil = fn(&mut RawEvent);
+        let cases: [(&str, Spoil, &str); 5] = [
+            (
+                "a review without its reviewer expanded",
+                |raw| raw.reviews.pages[0].1[0]["user"] = json!("REV1"),
+                "GET http://up/api/events/conf/reviews/: results[0].user: expected an object",
+            ),
+            (
+                "a score that is no number",
+                |raw| raw.reviews.pages[0].1[0]["score"] = json!("high"),
+                "GET http://up/api/events/conf/reviews/: results[0].score: expected a decimal number",
+            ),
+            (
+                "a speaker missing from the speakers list",
+                |raw| raw.submissions.pages[0].1[0]["speakers"] = json!(["SPK1", "GHOST"]),
+                "GET http://up/api/events/conf/submissions/: results[0].speakers[1]: speaker \"GHOST\" is not in the speakers list",
+            ),
+            (
+                "anonymised data that is no JSON",
+                |raw| raw.submissions.pages[0].1[0]["anonymised_data"] = json!("{oops"),
+                "GET http://up/api/events/conf/submissions/: results[0].anonymised_data: expected a JSON object in a string",
+            ),
+            (
+                "a slot of an unknown submission",
+                |raw| raw.slots.pages[0].1[0]["submission"] = json!("NOPE"),
+                "GET http://up/api/events/conf/slots/: results: a slot of submission \"NOPE\", which is not in the submissions list",
+            ),
+        ];
+        for (what, spoil, expected) in cases {
+            let mut raw = raw();
+            spoil(&mut raw);
+            let err = map_event(&raw, None, &mut BTreeMap::new()).unwrap_err();
+            assert_eq!(err.0, expected, "{what}");
+        }
+    }
+}
