@@ -9,11 +9,8 @@
 pub mod access;
 pub mod client;
 pub mod legacy;
-<<<<<<< HEAD
 pub mod upstream_exports;
-=======
 pub mod v1;
->>>>>>> pretalx-v1
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -104,19 +101,6 @@ pub async fn run_once(
     let access = options.access.clone().unwrap_or_else(|| json!({}));
     let mut seen_users = BTreeMap::new();
     let mut events = Vec::new();
-<<<<<<< HEAD
-    for raw in &raws {
-        let mut event = legacy::map_event(raw, &mut seen_users, &reviewer_codes)?;
-        // Ids, guids, breaks, ...: from the schedule exports.
-        let slug = raw.event.1["slug"].as_str().unwrap_or_default();
-        let filled = upstream_exports::fill_event(&client, slug, &mut event, &requests).await?;
-        for (code, id) in filled.person_ids {
-            if let Some(user) = seen_users.get_mut(&code) {
-                user.id = Some(id);
-            }
-        }
-        events.push(event);
-=======
     if api == Api::V1 {
         let teams = match &options.organiser {
             Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
@@ -127,9 +111,6 @@ pub async fn run_once(
         for slug in &slugs {
             let raw = v1::read_event(&client, &legacy, slug, &requests).await?;
             events.push(v1::map_event(&raw, teams.as_ref(), &mut seen_users)?);
-            // EXPORTS: here the v1 path would fill upstream ids, slot guids
-            // and breaks from the public schedule exports, as the legacy
-            // path does (src/sync/upstream_exports.rs, branch mirror-ids).
         }
     } else {
         let mut raws = Vec::new();
@@ -140,7 +121,21 @@ pub async fn run_once(
         for raw in &raws {
             events.push(legacy::map_event(raw, &mut seen_users, &reviewer_codes)?);
         }
->>>>>>> pretalx-v1
+    }
+    // Ids, guids, breaks, ...: neither API shows them, the schedule
+    // exports do.
+    for event in &mut events {
+        let slug = event
+            .get("slug")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let filled = upstream_exports::fill_event(&client, &slug, event, &requests).await?;
+        for (code, id) in filled.person_ids {
+            if let Some(user) = seen_users.get_mut(&code) {
+                user.id = Some(id);
+            }
+        }
     }
     let document = access::merge(&access, seen_users, events)?;
     let dataset = validate::parse_value(&document).map_err(|problems| {

@@ -27,6 +27,8 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
+use reqwest::StatusCode;
+
 use super::client::Client;
 use super::SyncError;
 
@@ -163,7 +165,9 @@ pub async fn fetch(
         typed::<FrabDocument>(client, &frab_url, requests),
         typed::<WidgetDocument>(client, &widget_url, requests),
         async {
-            let feed = client.get_parsed(&feed_url, false, &[StatusCode::NOT_FOUND], parse_feed).await;
+            let feed = client
+                .get_parsed(&feed_url, false, &[StatusCode::NOT_FOUND], parse_feed)
+                .await;
             requests();
             feed
         },

@@ -196,6 +196,7 @@ fn map_teams(
                 name: member.str("name")?.into(),
                 email: None,
                 avatar: None,
+                id: None,
             });
             if let Some(email) = member.value.get("email").and_then(Value::as_str) {
                 seen.email = Some(email.to_string());
@@ -344,6 +345,7 @@ pub fn map_event(
             name: item.str("name")?.into(),
             email: None,
             avatar: url(&item, "avatar_url")?,
+            id: None,
         });
         if let Some(email) = item.value.get("email").and_then(Value::as_str) {
             seen.email = Some(email.to_string());
@@ -484,6 +486,7 @@ pub fn map_event(
             name: reviewer.str("name")?.into(),
             email: None,
             avatar: None,
+            id: None,
         });
         if let Some(email) = reviewer.value.get("email").and_then(Value::as_str) {
             seen.email = Some(email.to_string());
