@@ -16,6 +16,7 @@ SQLite, create_test_event, an administrator's read token), runs
 - the organisers: submissions (pretalx's legacy-format organiser answer),
   speakers with e-mail, reviews, questions and answers (pretalx v1) match;
 - a second sync writes nothing and keeps the generation, every body and ETag;
+- the schedule exports (frab JSON) carry pretalx's talk ids and guids;
 - one submission changed upstream rewrites its record and is served.
 Prints "pretalx e2e: N passed, N failed".
 """
@@ -257,6 +258,18 @@ def main():
         emails = {u["code"]: u["email"] for u in dataset["users"]}
         check("team members are users with their e-mail addresses",
               all(emails.get(code) for team in teams.values() for code in team[0]) and teams, teams)
+
+        # --- the schedule exports carry pretalx's ids and guids, so apps keep
+        # their favourites when they move to the mirror
+        def frab_talks(base):
+            doc, _ = get(f"{base}/{SLUG}/schedule/export/schedule.json")
+            return {t["id"]: (t["guid"], t["date"])
+                    for day in doc["schedule"]["conference"]["days"]
+                    for talks in day["rooms"].values() for t in talks}
+        mirrored, upstream_talks = frab_talks(server.url), frab_talks(upstream.url)
+        check("the frab JSON export has talks", len(upstream_talks) > 0, upstream_talks)
+        diff("frab JSON talk ids and guids = pretalx's", {i: g for i, (g, _) in mirrored.items()},
+             {i: g for i, (g, _) in upstream_talks.items()})
 
         # --- a second sync: nothing changed upstream
         def snapshot():
