@@ -601,9 +601,17 @@ impl Catalog {
     }
 
     pub fn event(&self, slug: &str) -> Option<&Arc<EventData>> {
-        self.event_lookup
-            .get(&slug.to_lowercase())
-            .map(|&i| &self.events[i])
+        // Every request looks its event up: no allocation when the slug
+        // is lower-case already, as it nearly always is.
+        let position = if slug
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+        {
+            self.event_lookup.get(slug)
+        } else {
+            self.event_lookup.get(&slug.to_lowercase())
+        };
+        position.map(|&i| &self.events[i])
     }
 
     pub fn user(&self, code: &str) -> Option<&User> {

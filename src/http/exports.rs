@@ -51,21 +51,25 @@ pub fn routes() -> Router<AppState> {
 
 /// The `{event}` of an export path, for the response cache; None for
 /// every other path.
-pub fn event_slug(uri: &Uri) -> Option<String> {
+pub fn event_slug(uri: &Uri) -> Option<std::borrow::Cow<'_, str>> {
     let path = uri.path().strip_prefix('/')?;
     let (slug, rest) = path.split_once('/')?;
     if slug.is_empty() || slug.eq_ignore_ascii_case("api") {
         return None;
     }
-    let segments: Vec<&str> = rest.split('/').collect();
+    let mut segments = rest.split('/');
     let export = WHOLE.iter().any(|(p, _)| *p == rest)
-        || matches!(segments.as_slice(), ["talk", file] if file.len() > 4 && file.ends_with(".ics"))
-        || matches!(segments.as_slice(), ["speaker", code, "talks.ics"] if !code.is_empty());
-    export.then(|| {
-        percent_encoding::percent_decode_str(slug)
-            .decode_utf8_lossy()
-            .into_owned()
-    })
+        || match (
+            segments.next(),
+            segments.next(),
+            segments.next(),
+            segments.next(),
+        ) {
+            (Some("talk"), Some(file), None, _) => file.len() > 4 && file.ends_with(".ics"),
+            (Some("speaker"), Some(code), Some("talks.ics"), None) => !code.is_empty(),
+            _ => false,
+        };
+    export.then(|| percent_encoding::percent_decode_str(slug).decode_utf8_lossy())
 }
 
 /// The event and the caller's rights in it; unknown events are 404 (not
