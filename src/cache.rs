@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData};
-use crate::storage::{DataVersion, EventVersion, Loaded, Store, StoreError};
+use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
 
 pub struct CatalogCache {
     store: Arc<dyn Store>,
@@ -175,12 +175,16 @@ impl CatalogCache {
         // Another database (replaced file, restored backup): nothing cached
         // can be trusted, whatever its generation says.
         let same_database = cached.version.identity == version.identity;
-        let known: HashMap<String, EventVersion> = if same_database {
-            cached.event_versions.clone()
+        let held = if same_database {
+            Held {
+                events: cached.event_versions.clone(),
+                users: Some(cached.version.generation),
+            }
         } else {
-            HashMap::new()
+            Held::default()
         };
-        let mut loaded = self.store.load(&known).await?;
+        let mut loaded = self.store.load(&held).await?;
+        tracing::debug!(elapsed = ?started.elapsed(), "reload: read");
         // Indexing a large event takes seconds of CPU: off the async workers.
         let build = |loaded: Loaded| {
             let cached = cached.clone();
@@ -190,16 +194,16 @@ impl CatalogCache {
                     .map_err(|e| StoreError::Corrupt(format!("building the catalog failed: {e}")))?
             }
         };
-        tracing::debug!(elapsed = ?started.elapsed(), "reload: read");
         let mut built = build(loaded).await?;
         tracing::debug!(elapsed = ?started.elapsed(), "reload: built");
         if let Err(unpatched) = &built.catalog {
             // Only a bug or a store changed behind our back gets here: read
-            // those events in full instead.
-            tracing::warn!(events = ?unpatched, "a patch did not add up; reading the events in full");
-            let mut known = known;
-            known.retain(|slug, _| !unpatched.contains(slug));
-            loaded = self.store.load(&known).await?;
+            // those events (and every user) in full instead.
+            tracing::warn!(events = ?unpatched, "a patch did not add up; reading in full");
+            let mut held = held;
+            held.events.retain(|slug, _| !unpatched.contains(slug));
+            held.users = None;
+            loaded = self.store.load(&held).await?;
             built = build(loaded).await?;
         }
         let Built {
@@ -243,7 +247,8 @@ impl CatalogCache {
 }
 
 /// What a reload built: the catalog, or the events whose patch did not add
-/// up; how many events were rebuilt, and how many of them from a patch.
+/// up (none when the users did not); how many events were rebuilt, and how
+/// many of them from a patch.
 struct Built {
     catalog: Result<Catalog, Vec<String>>,
     rebuilt: usize,
@@ -264,9 +269,12 @@ fn build_catalog(
         let base = cached
             .event(patch.slug())
             .filter(|e| e.event.slug == patch.slug());
+        let started = Instant::now();
         match base.map(|base| patch.apply(&base.event)).transpose()? {
             Some(Some(event)) => {
+                let applied = started.elapsed();
                 fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
+                tracing::debug!(?applied, indexed = ?started.elapsed(), bodies = patch.bodies(), "reload: patched");
             }
             _ => unpatched.push(patch.slug().to_string()),
         }
@@ -295,8 +303,24 @@ fn build_catalog(
             Some((data, *version))
         })
         .collect();
+    let users = match loaded.users_since {
+        // Users are never deleted: the held ones, with those written since.
+        Some(_) => {
+            let mut users = cached.users.clone();
+            users.extend(loaded.users.into_iter().map(|u| (u.code.clone(), u)));
+            if users.len() != loaded.user_count {
+                return Ok(Built {
+                    catalog: Err(Vec::new()),
+                    rebuilt,
+                    patched,
+                });
+            }
+            users.into_values().collect()
+        }
+        None => loaded.users,
+    };
     Ok(Built {
-        catalog: Ok(Catalog::new(loaded.version, loaded.users, events)),
+        catalog: Ok(Catalog::new(loaded.version, users, events)),
         rebuilt,
         patched,
     })

@@ -31,7 +31,11 @@ pub trait ImportTx: Send {
     /// with an address another written user gives up (two users swapping
     /// addresses in one import).
     fn delete_users(&mut self, users: &[UserWrite]) -> impl Future<Output = Result<()>> + Send;
-    fn insert_users(&mut self, users: &[UserWrite]) -> impl Future<Output = Result<()>> + Send;
+    fn insert_users(
+        &mut self,
+        users: &[UserWrite],
+        generation: i64,
+    ) -> impl Future<Output = Result<()>> + Send;
     /// Inserts or updates the event's own row; returns its id.
     fn write_event(
         &mut self,
@@ -119,7 +123,7 @@ pub async fn run<T: ImportTx>(
         tx.delete_users(batch).await?;
     }
     for batch in plan.users.chunks(BATCH) {
-        tx.insert_users(batch).await?;
+        tx.insert_users(batch, generation).await?;
         tick(batch.len());
     }
     let mut changed_events = Vec::new();

@@ -52,8 +52,9 @@ pub trait ReadTx: Send {
     fn version(&mut self) -> impl Future<Output = Result<DataVersion>> + Send;
     /// Every event's own row, by slug.
     fn events(&mut self) -> impl Future<Output = Result<Vec<EventRow>>> + Send;
-    /// Every user, by code.
-    fn users(&mut self) -> impl Future<Output = Result<Vec<User>>> + Send;
+    /// The users written after generation `since` (all of them for -1), by code.
+    fn users(&mut self, since: i64) -> impl Future<Output = Result<Vec<User>>> + Send;
+    fn user_count(&mut self) -> impl Future<Output = Result<i64>> + Send;
     /// Streams the records of the events `ids` into `sink`, one by one, so
     /// that bodies are parsed as they arrive instead of held.
     fn records(
@@ -98,11 +99,12 @@ pub fn against(known: &HashMap<String, EventVersion>) -> impl Fn(&str, EventVers
     }
 }
 
-/// Reads the version, the users, every event's version, and what `read`
-/// asks of each event.
+/// Reads the version, the users (only those written after `users_since`
+/// when given), every event's version, and what `read` asks of each event.
 pub async fn run<T: ReadTx>(
     tx: &mut T,
     read: impl Fn(&str, EventVersion) -> Read,
+    users_since: Option<i64>,
 ) -> Result<Loaded> {
     let started = std::time::Instant::now();
     let version = tx.version().await?;
@@ -130,7 +132,11 @@ pub async fn run<T: ReadTx>(
         event_versions.push((row.slug, stored));
     }
     tracing::debug!(elapsed = ?started.elapsed(), patches = patches.len(), "load: events read");
-    let users = tx.users().await?;
+    let users = tx.users(users_since.unwrap_or(-1)).await?;
+    let user_count = match users_since {
+        Some(_) => tx.user_count().await? as usize,
+        None => users.len(),
+    };
     tracing::debug!(elapsed = ?started.elapsed(), users = users.len(), "load: users read");
     if !assemblers.is_empty() {
         let ids: Vec<i64> = assemblers.keys().copied().collect();
@@ -148,6 +154,8 @@ pub async fn run<T: ReadTx>(
     Ok(Loaded {
         version,
         users,
+        users_since,
+        user_count,
         event_versions,
         changed_events,
         patches,

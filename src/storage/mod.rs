@@ -112,11 +112,24 @@ pub struct EventVersion {
     pub generation: i64,
 }
 
+/// What a replica holds, so that `load` reads only what is new to it.
+#[derive(Debug, Clone, Default)]
+pub struct Held {
+    /// Each event's slug with the version held.
+    pub events: HashMap<String, EventVersion>,
+    /// The generation of the users held (those of the snapshot), if any.
+    pub users: Option<i64>,
+}
+
 /// What `load` returns: everything needed to rebuild the serving snapshot.
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub version: DataVersion,
+    /// Every user, or with `users_since` only those written after it.
     pub users: Vec<User>,
+    pub users_since: Option<i64>,
+    /// How many users are stored, to check the held ones plus `users`.
+    pub user_count: usize,
     /// Every stored event's slug with its version.
     pub event_versions: Vec<(String, EventVersion)>,
     /// Full data of the changed events that the caller does not hold.
@@ -155,14 +168,10 @@ pub trait Store: Send + Sync {
     /// How many events are stored.
     fn event_count(&self) -> BoxFuture<'_, Result<i64, StoreError>>;
 
-    /// Users, and the events whose version is not the one in `known` (slug
-    /// → the version the caller holds), from one consistent read: in full,
-    /// or as a patch when the caller holds an older version of the same
-    /// stored event.
-    fn load<'a>(
-        &'a self,
-        known: &'a HashMap<String, EventVersion>,
-    ) -> BoxFuture<'a, Result<Loaded, StoreError>>;
+    /// The users and the events that are new to a replica holding `held`,
+    /// from one consistent read: events it lacks in full, events it holds
+    /// at an older version as a patch, and only the users written since.
+    fn load<'a>(&'a self, held: &'a Held) -> BoxFuture<'a, Result<Loaded, StoreError>>;
 
     /// Upserts the users and replaces each event of the same slug
     /// (case-insensitively), all in one transaction, writing only what

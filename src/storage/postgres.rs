@@ -4,7 +4,6 @@
 //! A statement timeout and a bounded pool wait keep requests from hanging
 //! when the database is slow or gone.
 
-use std::collections::HashMap;
 use std::str::FromStr;
 
 use futures_util::TryStreamExt;
@@ -16,7 +15,7 @@ use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, EventVersion, ImportOptions, ImportSummary, Loaded,
+    BoxFuture, DataVersion, DbSettings, EventVersion, Held, ImportOptions, ImportSummary, Loaded,
     Progress, Store, StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
@@ -75,11 +74,12 @@ impl PgStore {
     async fn read(
         &self,
         wanted: impl Fn(&str, EventVersion) -> load::Read + Send,
+        users_since: Option<i64>,
     ) -> Result<Loaded> {
         let mut tx = Tx(self.pool.begin().await?);
         tx.0.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .await?;
-        let loaded = load::run(&mut tx, wanted).await?;
+        let loaded = load::run(&mut tx, wanted, users_since).await?;
         tx.0.commit().await?;
         Ok(loaded)
     }
@@ -129,9 +129,11 @@ impl ReadTx for Tx {
         .await?)
     }
 
-    async fn users(&mut self) -> Result<Vec<User>> {
+    async fn users(&mut self, since: i64) -> Result<Vec<User>> {
         let mut rows =
-            sqlx::query("SELECT body::text AS body FROM users ORDER BY code").fetch(&mut *self.0);
+            sqlx::query("SELECT body::text AS body FROM users WHERE generation > $1 ORDER BY code")
+                .bind(since)
+                .fetch(&mut *self.0);
         let mut users = Vec::new();
         while let Some(row) = rows.try_next().await? {
             users.push(records::parse_user(row.try_get("body")?)?);
@@ -175,6 +177,12 @@ impl ReadTx for Tx {
         .bind(since)
         .fetch_all(&mut *self.0)
         .await?)
+    }
+
+    async fn user_count(&mut self) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM users")
+            .fetch_one(&mut *self.0)
+            .await?)
     }
 
     async fn record_counts(&mut self, event: i64) -> Result<Vec<CountRow>> {
@@ -221,10 +229,10 @@ impl ImportTx for Tx {
         Ok(())
     }
 
-    async fn insert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+    async fn insert_users(&mut self, users: &[UserWrite], generation: i64) -> Result<()> {
         sqlx::query(
-            "INSERT INTO users (code, email_lower, hash, body) \
-             SELECT code, email_lower, hash, body::json \
+            "INSERT INTO users (code, email_lower, hash, body, generation) \
+             SELECT code, email_lower, hash, body::json, $5 \
              FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[]) \
              AS u (code, email_lower, hash, body)",
         )
@@ -237,6 +245,7 @@ impl ImportTx for Tx {
         )
         .bind(users.iter().map(|u| u.hash).collect::<Vec<_>>())
         .bind(users.iter().map(|u| u.body.as_str()).collect::<Vec<_>>())
+        .bind(generation)
         .execute(&mut *self.0)
         .await
         .map_err(import::unique_violation)?;
@@ -434,11 +443,8 @@ impl Store for PgStore {
         })
     }
 
-    fn load<'a>(
-        &'a self,
-        known: &'a HashMap<String, EventVersion>,
-    ) -> BoxFuture<'a, Result<Loaded>> {
-        Box::pin(self.read(load::against(known)))
+    fn load<'a>(&'a self, held: &'a Held) -> BoxFuture<'a, Result<Loaded>> {
+        Box::pin(self.read(load::against(&held.events), held.users))
     }
 
     fn import_with<'a>(
@@ -453,15 +459,18 @@ impl Store for PgStore {
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {
         Box::pin(async move {
             let loaded = self
-                .read(|slug, _| {
-                    let wanted =
-                        slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug));
-                    if wanted {
-                        load::Read::Full
-                    } else {
-                        load::Read::Nothing
-                    }
-                })
+                .read(
+                    |slug, _| {
+                        let wanted =
+                            slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug));
+                        if wanted {
+                            load::Read::Full
+                        } else {
+                            load::Read::Nothing
+                        }
+                    },
+                    None,
+                )
                 .await?;
             Ok(Dataset {
                 users: loaded.users,

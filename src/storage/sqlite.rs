@@ -4,7 +4,6 @@
 //! instead of failing, and checkpoint the WAL afterwards, so the database
 //! file alone holds the data.
 
-use std::collections::HashMap;
 use std::str::FromStr;
 
 use futures_util::TryStreamExt;
@@ -16,7 +15,7 @@ use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, EventVersion, ImportOptions, ImportSummary, Loaded,
+    BoxFuture, DataVersion, DbSettings, EventVersion, Held, ImportOptions, ImportSummary, Loaded,
     Progress, Store, StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
@@ -158,10 +157,11 @@ impl SqliteStore {
     async fn read(
         &self,
         wanted: impl Fn(&str, EventVersion) -> load::Read + Send,
+        users_since: Option<i64>,
     ) -> Result<Loaded> {
         // A deferred transaction: its first read fixes the snapshot (WAL).
         let mut tx = Tx(self.pool().await?.begin().await?);
-        let loaded = load::run(&mut tx, wanted).await?;
+        let loaded = load::run(&mut tx, wanted, users_since).await?;
         // The scan filled this connection's page cache (sized for imports)
         // with pages nobody reads again: give the memory back, or a server
         // keeps up to 64 MiB per connection for nothing.
@@ -251,8 +251,10 @@ impl ReadTx for Tx {
         )
     }
 
-    async fn users(&mut self) -> Result<Vec<User>> {
-        let mut rows = sqlx::query("SELECT body FROM users ORDER BY code").fetch(&mut *self.0);
+    async fn users(&mut self, since: i64) -> Result<Vec<User>> {
+        let mut rows = sqlx::query("SELECT body FROM users WHERE generation > ?1 ORDER BY code")
+            .bind(since)
+            .fetch(&mut *self.0);
         let mut users = Vec::new();
         while let Some(row) = rows.try_next().await? {
             users.push(records::parse_user(row.try_get("body")?)?);
@@ -297,6 +299,12 @@ impl ReadTx for Tx {
         .bind(since)
         .fetch_all(&mut *self.0)
         .await?)
+    }
+
+    async fn user_count(&mut self) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM users")
+            .fetch_one(&mut *self.0)
+            .await?)
     }
 
     async fn record_counts(&mut self, event: i64) -> Result<Vec<CountRow>> {
@@ -349,10 +357,10 @@ impl ImportTx for Tx {
         Ok(())
     }
 
-    async fn insert_users(&mut self, users: &[UserWrite]) -> Result<()> {
+    async fn insert_users(&mut self, users: &[UserWrite], generation: i64) -> Result<()> {
         let sql = format!(
-            "INSERT INTO users (code, email_lower, hash, body) VALUES {}",
-            rows(users.len(), 4)
+            "INSERT INTO users (code, email_lower, hash, body, generation) VALUES {}",
+            rows(users.len(), 5)
         );
         let mut query = sqlx::query(&sql);
         for user in users {
@@ -360,7 +368,8 @@ impl ImportTx for Tx {
                 .bind(&user.code)
                 .bind(&user.email_lower)
                 .bind(user.hash)
-                .bind(&user.body);
+                .bind(&user.body)
+                .bind(generation);
         }
         query
             .execute(&mut *self.0)
@@ -519,11 +528,8 @@ impl Store for SqliteStore {
         })
     }
 
-    fn load<'a>(
-        &'a self,
-        known: &'a HashMap<String, EventVersion>,
-    ) -> BoxFuture<'a, Result<Loaded>> {
-        Box::pin(self.read(load::against(known)))
+    fn load<'a>(&'a self, held: &'a Held) -> BoxFuture<'a, Result<Loaded>> {
+        Box::pin(self.read(load::against(&held.events), held.users))
     }
 
     fn import_with<'a>(
@@ -538,15 +544,18 @@ impl Store for SqliteStore {
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset>> {
         Box::pin(async move {
             let loaded = self
-                .read(|slug, _| {
-                    let wanted =
-                        slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug));
-                    if wanted {
-                        load::Read::Full
-                    } else {
-                        load::Read::Nothing
-                    }
-                })
+                .read(
+                    |slug, _| {
+                        let wanted =
+                            slugs.is_empty() || slugs.iter().any(|s| s.eq_ignore_ascii_case(slug));
+                        if wanted {
+                            load::Read::Full
+                        } else {
+                            load::Read::Nothing
+                        }
+                    },
+                    None,
+                )
                 .await?;
             Ok(Dataset {
                 users: loaded.users,

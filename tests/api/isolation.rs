@@ -3,7 +3,6 @@
 //! pool (`EventContext::off_workers`), so while the worst searches the
 //! limits allow run on a big event, a small event still answers at once.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,8 +11,8 @@ use confapi::dataset::{demo, validate};
 use confapi::http::{AppState, Config};
 use confapi::model::Dataset;
 use confapi::storage::{
-    BoxFuture, DataVersion, EventVersion, ImportOptions, ImportSummary, Loaded, Progress, Store,
-    StoreError,
+    BoxFuture, DataVersion, EventVersion, Held, ImportOptions, ImportSummary, Loaded, Progress,
+    Store, StoreError,
 };
 
 use crate::helpers::mini;
@@ -37,10 +36,7 @@ impl Store for MemoryStore {
         let count = self.dataset.events.len() as i64;
         Box::pin(async move { Ok(count) })
     }
-    fn load<'a>(
-        &'a self,
-        known: &'a HashMap<String, EventVersion>,
-    ) -> BoxFuture<'a, Result<Loaded, StoreError>> {
+    fn load<'a>(&'a self, held: &'a Held) -> BoxFuture<'a, Result<Loaded, StoreError>> {
         Box::pin(async move {
             Ok(Loaded {
                 version: DataVersion {
@@ -48,6 +44,8 @@ impl Store for MemoryStore {
                     generation: 1,
                 },
                 users: self.dataset.users.clone(),
+                users_since: None,
+                user_count: self.dataset.users.len(),
                 event_versions: self
                     .dataset
                     .events
@@ -65,7 +63,7 @@ impl Store for MemoryStore {
                     .dataset
                     .events
                     .iter()
-                    .filter(|e| !known.contains_key(&e.slug))
+                    .filter(|e| !held.events.contains_key(&e.slug))
                     .cloned()
                     .collect(),
                 patches: Vec::new(),

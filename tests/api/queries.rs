@@ -4,7 +4,6 @@
 
 use crate::helpers;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -36,10 +35,10 @@ impl Store for CountingStore {
     }
     fn load<'a>(
         &'a self,
-        known: &'a HashMap<String, confapi::storage::EventVersion>,
+        held: &'a confapi::storage::Held,
     ) -> BoxFuture<'a, Result<Loaded, StoreError>> {
         self.counts.load.fetch_add(1, Ordering::SeqCst);
-        self.inner.load(known)
+        self.inner.load(held)
     }
     fn import_with<'a>(
         &'a self,

@@ -151,11 +151,20 @@ fn a_committed_import_is_served_within_a_second_and_only_changed_events_reload()
         let title = submission["title"].as_str().unwrap().to_string();
         submission["title"] = format!("{title} (v2)").into();
     }
+    // Users too: a replica reads only the users written since its snapshot.
+    for user in changed["users"].as_array_mut().unwrap() {
+        let name = user["name"].as_str().unwrap().to_string();
+        user["name"] = format!("{name} [renamed]").into();
+    }
     import(&db.url, &changed, dir.path(), "changed.json");
     let committed = Instant::now();
     loop {
         let body = reqwest::blocking::get(&talks).unwrap().text().unwrap();
         if body.contains("(v2)") {
+            assert!(
+                body.contains("[renamed]"),
+                "titles and names come in one reload"
+            );
             break;
         }
         assert!(
@@ -164,10 +173,15 @@ fn a_committed_import_is_served_within_a_second_and_only_changed_events_reload()
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    // Only democon changed: privcon's snapshot was kept.
+    // Only democon changed: privcon's snapshot was kept, and democon was
+    // patched from its changed records, not read whole.
     assert_eq!(
         metric(&server.base, "confapi_reload_events_rebuilt_total"),
         events_before + 1.0
+    );
+    assert_eq!(
+        metric(&server.base, "confapi_reload_events_patched_total"),
+        1.0
     );
 }
 

@@ -118,9 +118,14 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
     let store = storage::open(&db.url).await.unwrap();
     store.import(&democon(), None).await.unwrap();
     let before = store.load(&Default::default()).await.unwrap();
-    let known: std::collections::HashMap<String, storage::EventVersion> =
-        before.event_versions.iter().cloned().collect();
-    assert!(store.load(&known).await.unwrap().patches.is_empty());
+    let held = storage::Held {
+        events: before.event_versions.iter().cloned().collect(),
+        users: Some(before.version.generation),
+    };
+    let unchanged = store.load(&held).await.unwrap();
+    assert!(unchanged.patches.is_empty() && unchanged.changed_events.is_empty());
+    assert!(unchanged.users.is_empty(), "no user was written since");
+    assert_eq!(unchanged.user_count, before.users.len());
 
     let mut changed = democon();
     let event = &mut changed.events[0];
@@ -137,9 +142,13 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
     event.submissions.push(new);
     event.tags.reverse();
     event.name = confapi::model::I18n(vec![("en".into(), "Renamed".into())]);
+    changed.users[0].name = "Renamed User".into();
     store.import(&changed, None).await.unwrap();
 
-    let mut after = store.load(&known).await.unwrap();
+    let mut after = store.load(&held).await.unwrap();
+    let written: Vec<&str> = after.users.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(written, ["Renamed User"], "only the user written since");
+    assert_eq!(after.user_count, before.users.len());
     assert!(
         after.changed_events.is_empty(),
         "democon is patched, privcon kept"
