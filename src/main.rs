@@ -386,6 +386,8 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     ..Config::default()
                 },
             );
+            // Before the default --max-connections, which follows it.
+            let open_files = http::server::raise_open_file_limit();
             let options = http::server::ServeOptions {
                 header_read_timeout: std::time::Duration::from_millis(header_read_timeout_ms),
                 max_connections: max_connections
@@ -397,7 +399,12 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 .await
                 .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map_err(|e| e.to_string())?;
-            tracing::info!(%address, max_connections = options.max_connections, "confapi serving");
+            tracing::info!(
+                %address,
+                max_connections = options.max_connections,
+                open_file_limit = open_files,
+                "confapi serving"
+            );
             eprintln!("confapi listening on http://{address}/api/events/");
             http::server::serve_with(listener, state, options, http::server::shutdown_signal())
                 .await

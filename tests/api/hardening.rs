@@ -380,6 +380,111 @@ async fn connections_over_the_limit_get_a_quick_503() {
     );
 }
 
+/// A client that sends a request head one line every `every`, never
+/// ending it; how long its connection lasted, and what it was answered.
+async fn slow_client(at: String, every: Duration) -> (Duration, Vec<u8>) {
+    let mut stream = TcpStream::connect(&at).await.unwrap();
+    let opened = Instant::now();
+    let mut answer = Vec::new();
+    for i in 0.. {
+        let line = if i == 0 {
+            "GET /api/events/ HTTP/1.1\r\n".to_string()
+        } else {
+            format!("X-Slow-{i}: y\r\n")
+        };
+        if stream.write_all(line.as_bytes()).await.is_err() {
+            break;
+        }
+        let mut buf = [0u8; 4096];
+        match tokio::time::timeout(every, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+        if opened.elapsed() > Duration::from_secs(30) {
+            break;
+        }
+    }
+    (opened.elapsed(), answer)
+}
+
+/// A request on a new connection that must be answered 200 within `bound`.
+async fn served_quickly(at: &str, bound: Duration) {
+    let asked = Instant::now();
+    let reply = raw(
+        at,
+        b"GET /api/events/mini/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+    )
+    .await;
+    let took = asked.elapsed();
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["slug"], "mini");
+    assert!(took < bound, "answered after {took:?}");
+}
+
+/// At the connection limit, a new client is served in the slot of the
+/// oldest connection that has no request in flight, so that clients
+/// sending their heads slowly cannot lock normal clients out (issue 14):
+/// 80 slow clients against 50 slots, and every normal request is still
+/// answered 200 at once; every slow client is cut off (to make room, or by
+/// the header-read timeout) without an answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_over_the_limit_make_room_for_normal_ones() {
+    let options = ServeOptions {
+        max_connections: 50,
+        header_read_timeout: Duration::from_secs(3),
+        ..ServeOptions::default()
+    };
+    let server = TestServer::start_serving(&[mini()], Config::default(), options).await;
+    let at = address(&server);
+    let mut slow = Vec::new();
+    for _ in 0..80 {
+        slow.push(tokio::spawn(slow_client(
+            at.clone(),
+            Duration::from_millis(200),
+        )));
+        tokio::time::sleep(Duration::from_millis(12)).await;
+    }
+    // Every slot is held by a slow client now, each old enough to go.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    for _ in 0..20 {
+        served_quickly(&at, Duration::from_millis(500)).await;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    for task in slow {
+        let (lasted, answer) = task.await.unwrap();
+        assert!(
+            answer.is_empty(),
+            "a slow client was answered: {}",
+            String::from_utf8_lossy(&answer)
+        );
+        assert!(
+            lasted < Duration::from_secs(5),
+            "a slow client lasted {lasted:?}"
+        );
+    }
+    let metrics = raw(
+        &at,
+        b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+    )
+    .await
+    .text;
+    let counter = |name: &str| -> u64 {
+        let line = metrics
+            .lines()
+            .find(|line| line.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"));
+        line.split(' ').nth(1).unwrap().parse().unwrap()
+    };
+    // 30 slow clients took the slots of older ones, and the first normal
+    // request one more (the others found the slot it left free).
+    assert!(
+        counter("confapi_connections_reclaimed_total") >= 31,
+        "{metrics}"
+    );
+    assert_eq!(counter("confapi_connections_refused_total"), 0, "{metrics}");
+}
+
 /// A client bound to another loopback address (a second caller address).
 fn client_from(ip: &str) -> reqwest::Client {
     reqwest::Client::builder()
