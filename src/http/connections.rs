@@ -264,13 +264,9 @@ mod tests {
         // of the waiting ones goes before it; the idle keep-alive ones do.
         assert_eq!(connections.reclaim_at(1, NOW), 1);
         assert_eq!(connections.len(), 6);
-        assert!(connections
-            .lock()
-            .reused
-            .get(&keep_alive_older.id)
-            .is_none());
+        assert!(!connections.lock().reused.contains_key(&keep_alive_older.id));
         assert_eq!(connections.reclaim_at(10, NOW), 1);
-        assert!(connections.lock().reused.get(&keep_alive_old.id).is_none());
+        assert!(!connections.lock().reused.contains_key(&keep_alive_old.id));
         assert_eq!(connections.reclaim_at(10, NOW), 0);
 
         // Once `young` has aged, waiting connections go oldest first.

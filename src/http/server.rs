@@ -398,34 +398,36 @@ impl ServeConnection {
             inner: JsonParseErrors::new(stream),
             slot: slot.clone(),
         });
-        let connection = http.serve_connection(io, service);
-        tokio::pin!(connection);
         metrics.connection_opened();
-        let (mut closing, mut reclaimed) = (false, false);
-        let result = loop {
-            tokio::select! {
-                result = connection.as_mut() => break Some(result),
-                () = slot.reclaimed(), if !reclaimed => {
-                    reclaimed = true;
-                    // Exact here: only this task moves the slot's counters.
-                    if slot.is_idle() {
-                        break None;
+        let result = {
+            let connection = http.serve_connection(io, service);
+            tokio::pin!(connection);
+            let (mut closing, mut reclaimed) = (false, false);
+            loop {
+                tokio::select! {
+                    result = connection.as_mut() => break Some(result),
+                    () = slot.reclaimed(), if !reclaimed => {
+                        reclaimed = true;
+                        // Exact here: only this task moves the slot's counters.
+                        if slot.is_idle() {
+                            break None;
+                        }
+                        // A request arrived meanwhile: close after its answer.
+                        connection.as_mut().graceful_shutdown();
                     }
-                    // A request arrived meanwhile: close after its answer.
-                    connection.as_mut().graceful_shutdown();
-                }
-                Ok(_) = draining.wait_for(|draining| *draining), if !closing => {
-                    closing = true;
-                    connection.as_mut().graceful_shutdown();
+                    Ok(_) = draining.wait_for(|draining| *draining), if !closing => {
+                        closing = true;
+                        connection.as_mut().graceful_shutdown();
+                    }
                 }
             }
+            // The connection (ended, or reclaimed) is dropped here, which
+            // closes the socket.
         };
         if let Some(Err(err)) = result {
             // A client that left, or was cut by the header-read timeout.
             tracing::debug!(error = %err, %address, "connection ended");
         }
-        // Dropping the connection (reclaimed or ended) closes the socket.
-        drop(connection);
         open.close(&slot);
         metrics.connection_closed();
         drop(permit);
