@@ -199,6 +199,101 @@ async fn every_error_is_json_even_before_a_handler_runs() {
     assert_eq!(reply.body["slug"], "mini");
 }
 
+/// A request body of unknown length (`Transfer-Encoding: chunked`) is
+/// never read without bound: no endpoint takes a body, so a small one is
+/// read and dropped, a huge one is 413, one that stops coming is 408, a
+/// broken one 400; each JSON, closing the connection, in bounded time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chunked_request_bodies_are_bounded() {
+    let server = TestServer::start(&[mini()]).await;
+    let at = address(&server);
+    let head = "GET /api/events/mini/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n";
+
+    // A small body: read, dropped, and the request answered.
+    let reply = raw(
+        &at,
+        format!("{head}Connection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n").into_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["slug"], "mini");
+
+    // An endless body: 413 at once, and the connection closed under the
+    // client, which is still sending.
+    let stream = TcpStream::connect(&at).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let head_owned = format!("{head}\r\n");
+    let sending = tokio::spawn(async move {
+        writer.write_all(head_owned.as_bytes()).await?;
+        let chunk = format!("4000\r\n{}\r\n", "a".repeat(0x4000));
+        let mut sent = 0usize;
+        loop {
+            writer.write_all(chunk.as_bytes()).await?;
+            sent += 0x4000;
+            if sent > 1 << 30 {
+                return Ok::<_, std::io::Error>(sent);
+            }
+        }
+    });
+    let asked = Instant::now();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 16384];
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the connection stayed open");
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    let reply = parse(&answer);
+    assert_json_error(
+        &reply,
+        413,
+        "Request body too large.",
+        "endless chunked body",
+    );
+    assert_eq!(
+        reply.headers.get("connection").map(String::as_str),
+        Some("close")
+    );
+    let sent = tokio::time::timeout(Duration::from_secs(5), sending)
+        .await
+        .expect("the sender is stopped by the closed connection")
+        .unwrap();
+    assert!(sent.is_err(), "the server read a whole GiB: {sent:?}");
+
+    // A body that stops coming: 408 after a few seconds, not a hang.
+    let asked = Instant::now();
+    let reply = raw(&at, format!("{head}\r\n10\r\nonly part").into_bytes()).await;
+    assert_json_error(
+        &reply,
+        408,
+        "The request body took too long.",
+        "stalled chunked body",
+    );
+    let took = asked.elapsed();
+    assert!(
+        took >= Duration::from_secs(4) && took < Duration::from_secs(8),
+        "{took:?}"
+    );
+
+    // A broken chunk size.
+    let reply = raw(
+        &at,
+        format!("{head}\r\nzz\r\nhello\r\n0\r\n\r\n").into_bytes(),
+    )
+    .await;
+    assert_json_error(&reply, 400, "Malformed request.", "bad chunk size");
+}
+
 /// Clients that send their head slowly are cut off after
 /// `header_read_timeout`, while other callers are answered at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
