@@ -281,22 +281,22 @@ fn log_filter(flag: Option<&str>) -> tracing_subscriber::EnvFilter {
     EnvFilter::new(format!("{level},sqlx={sqlx}"))
 }
 
-/// Logs to stderr through a non-blocking writer: a request never waits
-/// for the terminal or the log collector. If the writer falls more than
-/// 128,000 lines behind, further lines are dropped rather than slowing
-/// requests down.
-fn init_logging(
-    format: LogFormat,
-    level: Option<&str>,
-) -> tracing_appender::non_blocking::WorkerGuard {
+/// Logs to stderr from a background thread, in batches
+/// (`confapi::log_writer`): a request never waits for the terminal or the
+/// log collector. If the output blocks and 32 MiB of lines (about 128,000
+/// access lines) are waiting, further lines are dropped (and counted in
+/// the log) rather than slowing requests down.
+fn init_logging(format: LogFormat, level: Option<&str>) -> confapi::log_writer::Guard {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    let (writer, guard) = tracing_appender::non_blocking(std::io::stderr());
     let registry = tracing_subscriber::registry().with(log_filter(level));
+    let (writer, guard) = confapi::log_writer::batch_writer(std::io::stderr());
+    let timer = confapi::log_writer::Timestamps;
     match format {
         LogFormat::Text => registry
             .with(
                 tracing_subscriber::fmt::layer()
+                    .with_timer(timer)
                     .with_writer(writer)
                     .with_ansi(std::io::stderr().is_terminal()),
             )
@@ -306,6 +306,7 @@ fn init_logging(
                 tracing_subscriber::fmt::layer()
                     .json()
                     .flatten_event(true)
+                    .with_timer(timer)
                     .with_writer(writer),
             )
             .init(),
