@@ -147,8 +147,10 @@ enum Command {
         /// A request whose handler takes longer answers 503, in milliseconds.
         #[arg(long, env = "CONFAPI_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
         request_timeout_ms: u64,
-        /// Connections served at once; more are answered 503 and closed
-        /// (default: the open-file limit less 384).
+        /// Connections served at once; beyond it, a connection with no
+        /// request in flight is closed to make room, else the new one is
+        /// answered 503 and closed (default: the open-file limit, raised
+        /// to the hard limit at start, less 384).
         #[arg(long, env = "CONFAPI_MAX_CONNECTIONS", value_parser = clap::value_parser!(u64).range(1..))]
         max_connections: Option<u64>,
         /// Requests per second allowed per token, or per client address for
@@ -396,7 +398,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 drain: drain_seconds,
                 shutdown_timeout,
             };
-            let listener = tokio::net::TcpListener::bind(&listen)
+            let listener = http::server::bind(&listen)
                 .await
                 .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map_err(|e| e.to_string())?;

@@ -129,6 +129,38 @@ fn open_file_limit() -> Option<u64> {
     None
 }
 
+/// Connections the kernel queues for `accept` (capped by
+/// `net.core.somaxconn`). The standard library's and tokio's 128 overflow
+/// under a flood of connections (slow clients reconnecting, a wave of them
+/// cut at once), and an overflow drops a new client's SYN, which it resends
+/// only after a second. nginx uses 511; this is what the kernel allows.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listens on `address` (`HOST:PORT`, the first address it resolves to),
+/// with `LISTEN_BACKLOG`.
+pub async fn bind(address: &str) -> io::Result<TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host(address).await? {
+        let socket = if address.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        // As `TcpListener::bind` does: a restart may rebind at once.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true)?;
+        match socket
+            .bind(address)
+            .and_then(|()| socket.listen(LISTEN_BACKLOG))
+        {
+            Ok(listener) => return Ok(listener),
+            Err(err) => last = Some(err),
+        }
+    }
+    Err(last
+        .unwrap_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no address to listen on")))
+}
+
 /// Ctrl-C or SIGTERM.
 pub async fn shutdown_signal() {
     let ctrl_c = async {

@@ -707,6 +707,11 @@ impl Drop for Process {
 impl Process {
     /// `confapi serve` on democon with these extra arguments and environment.
     fn start(args: &[&str], env: &[(&str, &str)]) -> Process {
+        Process::start_limited(args, env, None)
+    }
+
+    /// Also with at most `open_files` file descriptors (`ulimit -n`).
+    fn start_limited(args: &[&str], env: &[(&str, &str)], open_files: Option<u64>) -> Process {
         let db = helpers::TestDatabase::new();
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("democon.json");
@@ -739,6 +744,22 @@ impl Process {
             .stderr(std::fs::File::create(&log).unwrap());
         for (name, value) in env {
             command.env(name, value);
+        }
+        if let Some(limit) = open_files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
         }
         let child = command.spawn().unwrap();
         let base = format!("http://127.0.0.1:{port}");
@@ -796,6 +817,73 @@ fn fetch(client: &reqwest::blocking::Client, url: &str) -> Result<(u16, Option<S
         }
     }
     Err(last)
+}
+
+/// CPU time (user and system) a process has used, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command name in parentheses: state is field 3, utime 14.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// With `--max-connections` above the open-file limit, `accept` runs out of
+/// file descriptors (EMFILE): the server closes connections that have no
+/// request in flight to make room, so normal requests are still answered,
+/// and it pauses between failed accepts instead of spinning.
+#[test]
+fn out_of_file_descriptors_idle_connections_make_room() {
+    let server = Process::start_limited(
+        &["--max-connections", "10000"],
+        &[("RUST_LOG", "warn")],
+        Some(200),
+    );
+    let address: SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    // More connections than the process may hold, never sending a byte.
+    let mut silent = Vec::new();
+    for _ in 0..400 {
+        if let Ok(stream) =
+            std::net::TcpStream::connect_timeout(&address, Duration::from_millis(100))
+        {
+            silent.push(stream);
+        }
+    }
+    assert!(silent.len() > 200, "{} connected", silent.len());
+    std::thread::sleep(Duration::from_millis(300));
+    let cpu_before = cpu_ticks(server.child.id());
+    let started = Instant::now();
+    let client = reqwest::blocking::Client::new();
+    for _ in 0..10 {
+        let asked = Instant::now();
+        let reply = client
+            .get(format!("{}/api/events/democon/", server.base))
+            .header("Connection", "close")
+            .send()
+            .unwrap();
+        assert_eq!(reply.status(), 200);
+        assert_eq!(reply.json::<Value>().unwrap()["slug"], "democon");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    // Not a busy loop: well under a core for the time it took.
+    let ticks = cpu_ticks(server.child.id()) - cpu_before;
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let cpu = ticks as f64 / hz;
+    assert!(
+        cpu < started.elapsed().as_secs_f64() * 0.5,
+        "{cpu} s of CPU in {:?}",
+        started.elapsed()
+    );
+    drop(silent);
+    let log = server.log();
+    assert!(log.contains("cannot accept a connection"), "{log}");
+    // At most one warning a second.
+    let warnings = log.matches("cannot accept a connection").count();
+    assert!(warnings <= 10, "{warnings} warnings:\n{log}");
 }
 
 /// SIGTERM under load: `/readyz` turns 503 at once, requests are still
