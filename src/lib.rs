@@ -14,6 +14,7 @@ pub mod dataset;
 pub mod domain;
 pub mod exports;
 pub mod http;
+pub mod log_writer;
 pub mod model;
 pub mod storage;
 pub mod sync;

@@ -155,8 +155,10 @@ enum Command {
         /// A request whose handler takes longer answers 503, in milliseconds.
         #[arg(long, env = "CONFAPI_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
         request_timeout_ms: u64,
-        /// Connections served at once; more are answered 503 and closed
-        /// (default: the open-file limit less 384).
+        /// Connections served at once; beyond it, a connection with no
+        /// request in flight is closed to make room, else the new one is
+        /// answered 503 and closed (default: the open-file limit, raised
+        /// to the hard limit at start, less 384).
         #[arg(long, env = "CONFAPI_MAX_CONNECTIONS", value_parser = clap::value_parser!(u64).range(1..))]
         max_connections: Option<u64>,
         /// Requests per second allowed per token, or per client address for
@@ -289,22 +291,22 @@ fn log_filter(flag: Option<&str>) -> tracing_subscriber::EnvFilter {
     EnvFilter::new(format!("{level},sqlx={sqlx}"))
 }
 
-/// Logs to stderr through a non-blocking writer: a request never waits
-/// for the terminal or the log collector. If the writer falls more than
-/// 128,000 lines behind, further lines are dropped rather than slowing
-/// requests down.
-fn init_logging(
-    format: LogFormat,
-    level: Option<&str>,
-) -> tracing_appender::non_blocking::WorkerGuard {
+/// Logs to stderr from a background thread, in batches
+/// (`confapi::log_writer`): a request never waits for the terminal or the
+/// log collector. If the output blocks and 32 MiB of lines (about 128,000
+/// access lines) are waiting, further lines are dropped (and counted in
+/// the log) rather than slowing requests down.
+fn init_logging(format: LogFormat, level: Option<&str>) -> confapi::log_writer::Guard {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    let (writer, guard) = tracing_appender::non_blocking(std::io::stderr());
     let registry = tracing_subscriber::registry().with(log_filter(level));
+    let (writer, guard) = confapi::log_writer::batch_writer(std::io::stderr());
+    let timer = confapi::log_writer::Timestamps;
     match format {
         LogFormat::Text => registry
             .with(
                 tracing_subscriber::fmt::layer()
+                    .with_timer(timer)
                     .with_writer(writer)
                     .with_ansi(std::io::stderr().is_terminal()),
             )
@@ -314,6 +316,7 @@ fn init_logging(
                 tracing_subscriber::fmt::layer()
                     .json()
                     .flatten_event(true)
+                    .with_timer(timer)
                     .with_writer(writer),
             )
             .init(),
@@ -398,6 +401,8 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     ..Config::default()
                 },
             );
+            // Before the default --max-connections, which follows it.
+            let open_files = http::server::raise_open_file_limit();
             let options = http::server::ServeOptions {
                 header_read_timeout: std::time::Duration::from_millis(header_read_timeout_ms),
                 max_connections: max_connections
@@ -405,11 +410,16 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 drain: drain_seconds,
                 shutdown_timeout,
             };
-            let listener = tokio::net::TcpListener::bind(&listen)
+            let listener = http::server::bind(&listen)
                 .await
                 .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map_err(|e| e.to_string())?;
-            tracing::info!(%address, max_connections = options.max_connections, "confapi serving");
+            tracing::info!(
+                %address,
+                max_connections = options.max_connections,
+                open_file_limit = open_files,
+                "confapi serving"
+            );
             eprintln!("confapi listening on http://{address}/api/events/");
             http::server::serve_with(listener, state, options, http::server::shutdown_signal())
                 .await

@@ -39,8 +39,10 @@ pub enum ApiError {
     UriTooLong,
     /// Request headers over hyper's limits (about 400 KB, or 100 headers).
     HeadersTooLarge,
-    /// A request body announced larger than any endpoint takes.
+    /// A request body larger than any endpoint takes (announced, or read).
     PayloadTooLarge,
+    /// A request body of unknown length (chunked) that did not end in time.
+    BodyTimeout,
     /// Over `--rate-limit`; the caller may retry after this many seconds.
     Throttled {
         retry_after_secs: u64,
@@ -76,6 +78,7 @@ impl ApiError {
             ApiError::UriTooLong => StatusCode::URI_TOO_LONG,
             ApiError::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Timeout | ApiError::TooManyConnections | ApiError::ShuttingDown => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -103,6 +106,7 @@ impl ApiError {
             ApiError::UriTooLong => json!({"detail": "Request URI too long."}),
             ApiError::HeadersTooLarge => json!({"detail": "Request headers too large."}),
             ApiError::PayloadTooLarge => json!({"detail": "Request body too large."}),
+            ApiError::BodyTimeout => json!({"detail": "The request body took too long."}),
             // Django REST framework's wording, which pretalx clients know.
             ApiError::Throttled { retry_after_secs } => json!({"detail": format!(
                 "Request was throttled. Expected available in {retry_after_secs} second{}.",

@@ -25,6 +25,7 @@ pub struct Metrics {
     sum_micros: AtomicU64,
     connections_open: AtomicU64,
     connections_refused: AtomicU64,
+    connections_reclaimed: AtomicU64,
     throttled: AtomicU64,
 }
 
@@ -54,6 +55,11 @@ impl Metrics {
     /// A connection over `--max-connections`.
     pub fn connection_refused(&self) {
         self.connections_refused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// An idle connection closed to make room for a new one.
+    pub fn connection_reclaimed(&self) {
+        self.connections_reclaimed.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A request over `--rate-limit`.
@@ -142,6 +148,11 @@ impl Metrics {
                 "confapi_connections_refused_total",
                 "Connections answered 503 or closed at once: over --max-connections.",
                 &self.connections_refused,
+            ),
+            (
+                "confapi_connections_reclaimed_total",
+                "Connections with no request in flight closed to make room for a new one.",
+                &self.connections_reclaimed,
             ),
             (
                 "confapi_requests_throttled_total",

@@ -6,6 +6,7 @@
 //! document are all built from that one list, so they cannot disagree.
 
 mod answers;
+pub mod connections;
 mod context;
 pub mod error;
 mod events;

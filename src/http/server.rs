@@ -2,12 +2,14 @@
 //! limit, JSON bodies for the errors hyper answers itself, and the drain on
 //! SIGTERM.
 //!
-//! Everything here is hyper's and hyper-util's machinery, set up: the
+//! Everything here is hyper's and tokio's machinery, set up: the
 //! header-read timeout is hyper's (`http1::Builder::header_read_timeout`,
 //! which also closes a keep-alive connection that stays idle that long),
-//! the drain is hyper-util's `GracefulShutdown`, and the request timeout is
-//! a tower layer (`super::with_guards`). What we add is small: a semaphore
-//! in the accept loop, and `JsonParseErrors` (see there).
+//! the drain is hyper's `graceful_shutdown` on every connection, and the
+//! request timeout is a tower layer (`super::with_guards`). What we add is
+//! small: a semaphore in the accept loop, the registry that closes idle
+//! connections to make room for new ones (`super::connections`), and
+//! `JsonParseErrors` (see there).
 
 use std::future::Future;
 use std::io;
@@ -21,13 +23,15 @@ use std::time::Duration;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tower::Service;
 
+use http_body_util::BodyExt;
+
+use super::connections::{Connections, Slot};
 use super::error::ApiError;
 use super::AppState;
 
@@ -75,6 +79,40 @@ pub fn default_max_connections() -> usize {
     soft.saturating_sub(RESERVED_FILES).clamp(64, 100_000) as usize
 }
 
+/// Raises the soft open-file limit to the hard limit, as nginx and most
+/// servers do (every connection is a file descriptor, and the soft limit is
+/// often 1024); returns the soft limit in force after. Call before
+/// `default_max_connections`.
+#[cfg(unix)]
+pub fn raise_open_file_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return None;
+        }
+        // An unlimited hard limit cannot be the soft one (the kernel caps
+        // it at fs.nr_open): ask for a million, as much as anyone needs.
+        let wanted = limit.rlim_max.min(1 << 20);
+        if wanted > limit.rlim_cur {
+            let raised = libc::rlimit {
+                rlim_cur: wanted,
+                rlim_max: limit.rlim_max,
+            };
+            libc::setrlimit(libc::RLIMIT_NOFILE, &raised);
+        }
+    }
+    open_file_limit()
+}
+
+#[cfg(not(unix))]
+pub fn raise_open_file_limit() -> Option<u64> {
+    None
+}
+
 #[cfg(unix)]
 fn open_file_limit() -> Option<u64> {
     let mut limit = libc::rlimit {
@@ -89,6 +127,38 @@ fn open_file_limit() -> Option<u64> {
 #[cfg(not(unix))]
 fn open_file_limit() -> Option<u64> {
     None
+}
+
+/// Connections the kernel queues for `accept` (capped by
+/// `net.core.somaxconn`). The standard library's and tokio's 128 overflow
+/// under a flood of connections (slow clients reconnecting, a wave of them
+/// cut at once), and an overflow drops a new client's SYN, which it resends
+/// only after a second. nginx uses 511; this is what the kernel allows.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listens on `address` (`HOST:PORT`, the first address it resolves to),
+/// with `LISTEN_BACKLOG`.
+pub async fn bind(address: &str) -> io::Result<TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host(address).await? {
+        let socket = if address.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        // As `TcpListener::bind` does: a restart may rebind at once.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true)?;
+        match socket
+            .bind(address)
+            .and_then(|()| socket.listen(LISTEN_BACKLOG))
+        {
+            Ok(listener) => return Ok(listener),
+            Err(err) => last = Some(err),
+        }
+    }
+    Err(last
+        .unwrap_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no address to listen on")))
 }
 
 /// Ctrl-C or SIGTERM.
@@ -125,20 +195,25 @@ pub async fn serve_with(
     options: ServeOptions,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let app = super::router(state.clone());
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(options.header_read_timeout)
         .keep_alive(true);
-    let server = Server {
-        app,
-        http,
-        graceful: GracefulShutdown::new(),
+    let (drain, draining) = watch::channel(false);
+    let mut server = Server {
+        serve: ServeConnection {
+            app: super::router(state.clone()),
+            http,
+            open: Arc::new(Connections::default()),
+            draining,
+            metrics: state.metrics.clone(),
+        },
         permits: Arc::new(Semaphore::new(options.max_connections.max(1))),
         shedding: Arc::new(Semaphore::new(SHED_CONNECTIONS)),
-        state: state.clone(),
+        served: JoinSet::new(),
+        shed: JoinSet::new(),
+        last_warning: None,
     };
-    let mut connections = JoinSet::new();
     let mut background = JoinSet::new();
     if let Some(limiter) = state.limiter.clone() {
         // Forget callers that have their whole budget back, so that the
@@ -156,8 +231,9 @@ pub async fn serve_with(
     loop {
         tokio::select! {
             () = &mut shutdown => break,
-            accepted = listener.accept() => server.accepted(accepted, &mut connections).await,
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            accepted = listener.accept() => server.accepted(accepted).await,
+            Some(_) = server.served.join_next(), if !server.served.is_empty() => {}
+            Some(_) = server.shed.join_next(), if !server.shed.is_empty() => {}
         }
     }
 
@@ -174,18 +250,24 @@ pub async fn serve_with(
     loop {
         tokio::select! {
             () = &mut drained => break,
-            accepted = listener.accept() => server.accepted(accepted, &mut connections).await,
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            accepted = listener.accept() => server.accepted(accepted).await,
+            Some(_) = server.served.join_next(), if !server.served.is_empty() => {}
+            Some(_) = server.shed.join_next(), if !server.shed.is_empty() => {}
         }
     }
     drop(listener);
 
     // Idle connections close now; the others after their answer.
-    let open = server.graceful.count();
-    let finished = tokio::time::timeout_at(deadline, server.graceful.shutdown()).await;
+    let open = server.served.len();
+    drain.send_replace(true);
+    let finished = tokio::time::timeout_at(deadline, async {
+        while server.served.join_next().await.is_some() {}
+    })
+    .await;
     // Shedding answers take at most SHED_LINGER; they are cut here too.
-    let cut = connections.len();
-    connections.abort_all();
+    let cut = server.served.len() + server.shed.len();
+    server.served.abort_all();
+    server.shed.abort_all();
     background.abort_all();
     if finished.is_err() {
         tracing::warn!(
@@ -199,70 +281,249 @@ pub async fn serve_with(
     Ok(())
 }
 
+/// How long a new connection waits for the slot of a connection closed to
+/// make room for it (that takes microseconds) before it is shed instead.
+const ROOM_WAIT: Duration = Duration::from_secs(1);
+/// Connections closed at once to make room when `accept` runs out of file
+/// descriptors.
+const RECLAIM_ON_EMFILE: usize = 16;
+
 struct Server {
-    app: axum::Router,
-    http: hyper::server::conn::http1::Builder,
-    graceful: GracefulShutdown,
+    serve: ServeConnection,
+    /// One per connection served (`--max-connections`).
     permits: Arc<Semaphore>,
+    /// One per connection beyond those: shed, or waiting for a slot.
     shedding: Arc<Semaphore>,
-    state: AppState,
+    served: JoinSet<()>,
+    shed: JoinSet<()>,
+    last_warning: Option<std::time::Instant>,
 }
 
 impl Server {
-    async fn accepted(
-        &self,
-        accepted: io::Result<(TcpStream, SocketAddr)>,
-        connections: &mut JoinSet<()>,
-    ) {
+    async fn accepted(&mut self, accepted: io::Result<(TcpStream, SocketAddr)>) {
         let (stream, address) = match accepted {
             Ok(accepted) => accepted,
-            Err(err) => {
-                // Out of file descriptors (or another resource): wait a
-                // little instead of spinning; other errors concern one
-                // client that already left.
-                if matches!(
-                    err.raw_os_error(),
-                    Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
-                ) {
-                    tracing::warn!(error = %err, "cannot accept a connection");
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                } else {
-                    tracing::debug!(error = %err, "accept failed");
-                }
-                return;
-            }
+            Err(err) => return self.accept_failed(err).await,
         };
         let _ = stream.set_nodelay(true);
-        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
-            self.state.metrics.connection_refused();
-            if let Ok(permit) = self.shedding.clone().try_acquire_owned() {
-                connections.spawn(async move {
-                    shed(stream).await;
-                    drop(permit);
-                });
-            }
-            // Else dropped: closed at once.
+        if let Ok(permit) = self.permits.clone().try_acquire_owned() {
+            self.served
+                .spawn(self.serve.clone().run(stream, address, permit));
+            return;
+        }
+        // Every slot is taken. Close a connection that has no request in
+        // flight (the oldest still sending its head, else the one idle
+        // longest), and serve this one in its slot; if there is none, shed.
+        let metrics = self.serve.metrics.clone();
+        let Ok(extra) = self.shedding.clone().try_acquire_owned() else {
+            // Too many already waiting or being shed: closed at once.
+            metrics.connection_refused();
             return;
         };
-        let app = self.app.clone();
-        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-            request.extensions_mut().insert(ConnectInfo(address));
-            app.clone().call(request)
+        if self.serve.open.reclaim(1) == 1 {
+            metrics.connection_reclaimed();
+            let permits = self.permits.clone();
+            let serve = self.serve.clone();
+            self.served.spawn(async move {
+                match tokio::time::timeout(ROOM_WAIT, permits.acquire_owned()).await {
+                    Ok(Ok(permit)) => {
+                        drop(extra);
+                        serve.run(stream, address, permit).await;
+                    }
+                    _ => {
+                        metrics.connection_refused();
+                        shed(stream).await;
+                        drop(extra);
+                    }
+                }
+            });
+        } else {
+            metrics.connection_refused();
+            self.shed.spawn(async move {
+                shed(stream).await;
+                drop(extra);
+            });
+        }
+    }
+
+    /// Out of file descriptors (or another resource): close some idle
+    /// connections to make room and wait a little instead of spinning;
+    /// other errors concern one client that already left.
+    async fn accept_failed(&mut self, err: io::Error) {
+        if !matches!(
+            err.raw_os_error(),
+            Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
+        ) {
+            tracing::debug!(error = %err, "accept failed");
+            return;
+        }
+        let reclaimed = self.serve.open.reclaim(RECLAIM_ON_EMFILE);
+        for _ in 0..reclaimed {
+            self.serve.metrics.connection_reclaimed();
+        }
+        // One warning a second at most: this can repeat thousands of times.
+        let now = std::time::Instant::now();
+        if self
+            .last_warning
+            .is_none_or(|last| now.duration_since(last) >= Duration::from_secs(1))
+        {
+            self.last_warning = Some(now);
+            tracing::warn!(error = %err, reclaimed, "cannot accept a connection");
+        }
+        // Reclaimed connections close within microseconds; with none, back
+        // off longer (pending clients wait in the listen backlog).
+        let pause = if reclaimed > 0 { 2 } else { 50 };
+        tokio::time::sleep(Duration::from_millis(pause)).await;
+    }
+}
+
+/// What serving one connection needs.
+#[derive(Clone)]
+struct ServeConnection {
+    app: axum::Router,
+    http: hyper::server::conn::http1::Builder,
+    open: Arc<Connections>,
+    /// Becomes true at the end of the drain: close when idle.
+    draining: watch::Receiver<bool>,
+    metrics: Arc<super::metrics::Metrics>,
+}
+
+impl ServeConnection {
+    async fn run(
+        self,
+        stream: TcpStream,
+        address: SocketAddr,
+        permit: tokio::sync::OwnedSemaphorePermit,
+    ) {
+        let ServeConnection {
+            app,
+            http,
+            open,
+            mut draining,
+            metrics,
+        } = self;
+        let slot = open.open();
+        let service = {
+            let slot = slot.clone();
+            let open = open.clone();
+            hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(address));
+                if slot.request_started() {
+                    open.first_request(&slot);
+                }
+                let finished = RequestFinished(slot.clone());
+                let answer = app.clone().call(request);
+                async move {
+                    let response = answer.await?;
+                    // The answer is handed to hyper whole when hyper drops
+                    // its body.
+                    Ok::<_, std::convert::Infallible>(response.map(|body| {
+                        axum::body::Body::new(body.map_frame(move |frame| {
+                            let _keep = &finished;
+                            frame
+                        }))
+                    }))
+                }
+            })
+        };
+        let io = TokioIo::new(Flushes {
+            inner: JsonParseErrors::new(stream),
+            slot: slot.clone(),
         });
-        let connection = self
-            .http
-            .serve_connection(TokioIo::new(JsonParseErrors::new(stream)), service);
-        let connection = self.graceful.watch(connection);
-        let metrics = self.state.metrics.clone();
         metrics.connection_opened();
-        connections.spawn(async move {
-            if let Err(err) = connection.await {
-                // A client that left, or was cut by the header-read timeout.
-                tracing::debug!(error = %err, %address, "connection ended");
+        let result = {
+            let connection = http.serve_connection(io, service);
+            tokio::pin!(connection);
+            let (mut closing, mut reclaimed) = (false, false);
+            loop {
+                tokio::select! {
+                    result = connection.as_mut() => break Some(result),
+                    () = slot.reclaimed(), if !reclaimed => {
+                        reclaimed = true;
+                        // Exact here: only this task moves the slot's counters.
+                        if slot.is_idle() {
+                            break None;
+                        }
+                        // A request arrived meanwhile: close after its answer.
+                        connection.as_mut().graceful_shutdown();
+                    }
+                    Ok(_) = draining.wait_for(|draining| *draining), if !closing => {
+                        closing = true;
+                        connection.as_mut().graceful_shutdown();
+                    }
+                }
             }
-            metrics.connection_closed();
-            drop(permit);
-        });
+            // The connection (ended, or reclaimed) is dropped here, which
+            // closes the socket.
+        };
+        if let Some(Err(err)) = result {
+            // A client that left, or was cut by the header-read timeout.
+            tracing::debug!(error = %err, %address, "connection ended");
+        }
+        open.close(&slot);
+        metrics.connection_closed();
+        drop(permit);
+    }
+}
+
+/// Dropped with a response body: its answer has been handed to hyper.
+struct RequestFinished(Arc<Slot>);
+
+impl Drop for RequestFinished {
+    fn drop(&mut self) {
+        self.0.request_finished();
+    }
+}
+
+/// The connection's socket, noting when hyper has flushed everything it
+/// was given: hyper flushes the socket only once its own write buffer is
+/// empty, so then every finished answer is on the wire.
+struct Flushes<T> {
+    inner: T,
+    slot: Arc<Slot>,
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Flushes<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Flushes<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let flushed = Pin::new(&mut self.inner).poll_flush(cx);
+        if let Poll::Ready(Ok(())) = flushed {
+            self.slot.flushed();
+        }
+        flushed
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 

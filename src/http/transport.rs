@@ -33,6 +33,8 @@ pub const VARY: &str = "Accept, Accept-Encoding, Authorization";
 /// No endpoint takes a request body; one announced larger than this is
 /// refused with 413 before anything else.
 const MAX_BODY_BYTES: u64 = 64 * 1024;
+/// How long a body of unknown length (chunked) may take to arrive whole.
+const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub async fn transport(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let started = Instant::now();
@@ -85,6 +87,14 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         .and_then(|v| v.trim().parse::<u64>().ok());
     if announced_body.is_some_and(|length| length > MAX_BODY_BYTES) {
         return ApiError::PayloadTooLarge.into_response();
+    }
+    if let Err(err) = discard_chunked_body(&mut request).await {
+        // The rest of the body is never read: the connection closes.
+        let mut response = err.into_response();
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return response;
     }
     if method == Method::OPTIONS {
         // Preflight: always allowed, never authenticated.
@@ -182,6 +192,30 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         as_json_error(response).await
     };
     without_body_for_head(&method, response)
+}
+
+/// A body of unknown length (`Transfer-Encoding: chunked`; a
+/// `Content-Length` is checked above): no endpoint takes one, so up to
+/// `MAX_BODY_BYTES` of it are read within `BODY_READ_TIMEOUT` and dropped.
+/// A longer body is 413, a slower one 408, a broken one 400, instead of
+/// reading without bound or holding the connection.
+async fn discard_chunked_body(request: &mut Request) -> Result<(), ApiError> {
+    use axum::body::HttpBody;
+    use http_body_util::BodyExt;
+    let body = request.body();
+    if body.is_end_stream() || body.size_hint().exact().is_some() {
+        return Ok(());
+    }
+    let body = std::mem::take(request.body_mut());
+    let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES as usize);
+    match tokio::time::timeout(BODY_READ_TIMEOUT, limited.collect()).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(err)) if err.is::<http_body_util::LengthLimitError>() => {
+            Err(ApiError::PayloadTooLarge)
+        }
+        Ok(Err(_)) => Err(ApiError::MalformedRequest),
+        Err(_) => Err(ApiError::BodyTimeout),
+    }
 }
 
 fn without_body_for_head(method: &Method, response: Response) -> Response {

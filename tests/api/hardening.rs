@@ -199,6 +199,101 @@ async fn every_error_is_json_even_before_a_handler_runs() {
     assert_eq!(reply.body["slug"], "mini");
 }
 
+/// A request body of unknown length (`Transfer-Encoding: chunked`) is
+/// never read without bound: no endpoint takes a body, so a small one is
+/// read and dropped, a huge one is 413, one that stops coming is 408, a
+/// broken one 400; each JSON, closing the connection, in bounded time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chunked_request_bodies_are_bounded() {
+    let server = TestServer::start(&[mini()]).await;
+    let at = address(&server);
+    let head = "GET /api/events/mini/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n";
+
+    // A small body: read, dropped, and the request answered.
+    let reply = raw(
+        &at,
+        format!("{head}Connection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n").into_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["slug"], "mini");
+
+    // An endless body: 413 at once, and the connection closed under the
+    // client, which is still sending.
+    let stream = TcpStream::connect(&at).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let head_owned = format!("{head}\r\n");
+    let sending = tokio::spawn(async move {
+        writer.write_all(head_owned.as_bytes()).await?;
+        let chunk = format!("4000\r\n{}\r\n", "a".repeat(0x4000));
+        let mut sent = 0usize;
+        loop {
+            writer.write_all(chunk.as_bytes()).await?;
+            sent += 0x4000;
+            if sent > 1 << 30 {
+                return Ok::<_, std::io::Error>(sent);
+            }
+        }
+    });
+    let asked = Instant::now();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 16384];
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the connection stayed open");
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    let reply = parse(&answer);
+    assert_json_error(
+        &reply,
+        413,
+        "Request body too large.",
+        "endless chunked body",
+    );
+    assert_eq!(
+        reply.headers.get("connection").map(String::as_str),
+        Some("close")
+    );
+    let sent = tokio::time::timeout(Duration::from_secs(5), sending)
+        .await
+        .expect("the sender is stopped by the closed connection")
+        .unwrap();
+    assert!(sent.is_err(), "the server read a whole GiB: {sent:?}");
+
+    // A body that stops coming: 408 after a few seconds, not a hang.
+    let asked = Instant::now();
+    let reply = raw(&at, format!("{head}\r\n10\r\nonly part").into_bytes()).await;
+    assert_json_error(
+        &reply,
+        408,
+        "The request body took too long.",
+        "stalled chunked body",
+    );
+    let took = asked.elapsed();
+    assert!(
+        took >= Duration::from_secs(4) && took < Duration::from_secs(8),
+        "{took:?}"
+    );
+
+    // A broken chunk size.
+    let reply = raw(
+        &at,
+        format!("{head}\r\nzz\r\nhello\r\n0\r\n\r\n").into_bytes(),
+    )
+    .await;
+    assert_json_error(&reply, 400, "Malformed request.", "bad chunk size");
+}
+
 /// Clients that send their head slowly are cut off after
 /// `header_read_timeout`, while other callers are answered at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -380,6 +475,111 @@ async fn connections_over_the_limit_get_a_quick_503() {
     );
 }
 
+/// A client that sends a request head one line every `every`, never
+/// ending it; how long its connection lasted, and what it was answered.
+async fn slow_client(at: String, every: Duration) -> (Duration, Vec<u8>) {
+    let mut stream = TcpStream::connect(&at).await.unwrap();
+    let opened = Instant::now();
+    let mut answer = Vec::new();
+    for i in 0.. {
+        let line = if i == 0 {
+            "GET /api/events/ HTTP/1.1\r\n".to_string()
+        } else {
+            format!("X-Slow-{i}: y\r\n")
+        };
+        if stream.write_all(line.as_bytes()).await.is_err() {
+            break;
+        }
+        let mut buf = [0u8; 4096];
+        match tokio::time::timeout(every, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+        if opened.elapsed() > Duration::from_secs(30) {
+            break;
+        }
+    }
+    (opened.elapsed(), answer)
+}
+
+/// A request on a new connection that must be answered 200 within `bound`.
+async fn served_quickly(at: &str, bound: Duration) {
+    let asked = Instant::now();
+    let reply = raw(
+        at,
+        b"GET /api/events/mini/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+    )
+    .await;
+    let took = asked.elapsed();
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["slug"], "mini");
+    assert!(took < bound, "answered after {took:?}");
+}
+
+/// At the connection limit, a new client is served in the slot of the
+/// oldest connection that has no request in flight, so that clients
+/// sending their heads slowly cannot lock normal clients out (issue 14):
+/// 80 slow clients against 50 slots, and every normal request is still
+/// answered 200 at once; every slow client is cut off (to make room, or by
+/// the header-read timeout) without an answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_over_the_limit_make_room_for_normal_ones() {
+    let options = ServeOptions {
+        max_connections: 50,
+        header_read_timeout: Duration::from_secs(3),
+        ..ServeOptions::default()
+    };
+    let server = TestServer::start_serving(&[mini()], Config::default(), options).await;
+    let at = address(&server);
+    let mut slow = Vec::new();
+    for _ in 0..80 {
+        slow.push(tokio::spawn(slow_client(
+            at.clone(),
+            Duration::from_millis(200),
+        )));
+        tokio::time::sleep(Duration::from_millis(12)).await;
+    }
+    // Every slot is held by a slow client now, each old enough to go.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    for _ in 0..20 {
+        served_quickly(&at, Duration::from_millis(500)).await;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    for task in slow {
+        let (lasted, answer) = task.await.unwrap();
+        assert!(
+            answer.is_empty(),
+            "a slow client was answered: {}",
+            String::from_utf8_lossy(&answer)
+        );
+        assert!(
+            lasted < Duration::from_secs(5),
+            "a slow client lasted {lasted:?}"
+        );
+    }
+    let metrics = raw(
+        &at,
+        b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+    )
+    .await
+    .text;
+    let counter = |name: &str| -> u64 {
+        let line = metrics
+            .lines()
+            .find(|line| line.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"));
+        line.split(' ').nth(1).unwrap().parse().unwrap()
+    };
+    // 30 slow clients took the slots of older ones, and the first normal
+    // request one more (the others found the slot it left free).
+    assert!(
+        counter("confapi_connections_reclaimed_total") >= 31,
+        "{metrics}"
+    );
+    assert_eq!(counter("confapi_connections_refused_total"), 0, "{metrics}");
+}
+
 /// A client bound to another loopback address (a second caller address).
 fn client_from(ip: &str) -> reqwest::Client {
     reqwest::Client::builder()
@@ -507,6 +707,11 @@ impl Drop for Process {
 impl Process {
     /// `confapi serve` on democon with these extra arguments and environment.
     fn start(args: &[&str], env: &[(&str, &str)]) -> Process {
+        Process::start_limited(args, env, None)
+    }
+
+    /// Also with at most `open_files` file descriptors (`ulimit -n`).
+    fn start_limited(args: &[&str], env: &[(&str, &str)], open_files: Option<u64>) -> Process {
         let db = helpers::TestDatabase::new();
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("democon.json");
@@ -539,6 +744,22 @@ impl Process {
             .stderr(std::fs::File::create(&log).unwrap());
         for (name, value) in env {
             command.env(name, value);
+        }
+        if let Some(limit) = open_files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
         }
         let child = command.spawn().unwrap();
         let base = format!("http://127.0.0.1:{port}");
@@ -596,6 +817,73 @@ fn fetch(client: &reqwest::blocking::Client, url: &str) -> Result<(u16, Option<S
         }
     }
     Err(last)
+}
+
+/// CPU time (user and system) a process has used, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command name in parentheses: state is field 3, utime 14.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// With `--max-connections` above the open-file limit, `accept` runs out of
+/// file descriptors (EMFILE): the server closes connections that have no
+/// request in flight to make room, so normal requests are still answered,
+/// and it pauses between failed accepts instead of spinning.
+#[test]
+fn out_of_file_descriptors_idle_connections_make_room() {
+    let server = Process::start_limited(
+        &["--max-connections", "10000"],
+        &[("RUST_LOG", "warn")],
+        Some(200),
+    );
+    let address: SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    // More connections than the process may hold, never sending a byte.
+    let mut silent = Vec::new();
+    for _ in 0..400 {
+        if let Ok(stream) =
+            std::net::TcpStream::connect_timeout(&address, Duration::from_millis(100))
+        {
+            silent.push(stream);
+        }
+    }
+    assert!(silent.len() > 200, "{} connected", silent.len());
+    std::thread::sleep(Duration::from_millis(300));
+    let cpu_before = cpu_ticks(server.child.id());
+    let started = Instant::now();
+    let client = reqwest::blocking::Client::new();
+    for _ in 0..10 {
+        let asked = Instant::now();
+        let reply = client
+            .get(format!("{}/api/events/democon/", server.base))
+            .header("Connection", "close")
+            .send()
+            .unwrap();
+        assert_eq!(reply.status(), 200);
+        assert_eq!(reply.json::<Value>().unwrap()["slug"], "democon");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    // Not a busy loop: well under a core for the time it took.
+    let ticks = cpu_ticks(server.child.id()) - cpu_before;
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let cpu = ticks as f64 / hz;
+    assert!(
+        cpu < started.elapsed().as_secs_f64() * 0.5,
+        "{cpu} s of CPU in {:?}",
+        started.elapsed()
+    );
+    drop(silent);
+    let log = server.log();
+    assert!(log.contains("cannot accept a connection"), "{log}");
+    // At most one warning a second.
+    let warnings = log.matches("cannot accept a connection").count();
+    assert!(warnings <= 10, "{warnings} warnings:\n{log}");
 }
 
 /// SIGTERM under load: `/readyz` turns 503 at once, requests are still
