@@ -199,15 +199,26 @@ pub struct RawEvent {
     pub tags: Fetched,
 }
 
+/// The event itself, at `base` (`/api/events/{slug}`): the URL read and
+/// the answer.
+pub(crate) async fn fetch_event(
+    client: &Client,
+    base: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<(String, Value), SyncError> {
+    let event_url = client.url(&format!("{base}/"));
+    let event = client.get_json(&event_url, false).await?;
+    requests();
+    Ok((event_url, event))
+}
+
 pub async fn read_event(
     client: &Client,
     slug: &str,
     requests: &(dyn Fn() + Sync),
 ) -> Result<RawEvent, SyncError> {
     let base = format!("/api/events/{slug}");
-    let event_url = client.url(&format!("{base}/"));
-    let event = client.get_json(&event_url, false).await?;
-    requests();
+    let (event_url, event) = fetch_event(client, &base, requests).await?;
     let list = |name: &str, anonymous: bool| {
         let path = format!("{base}/{name}");
         async move { fetch_list(client, &path, anonymous, requests).await }
@@ -268,12 +279,7 @@ pub fn map_event(
     users: &mut BTreeMap<String, SeenUser>,
     reviewer_codes: &HashMap<String, Vec<String>>,
 ) -> Result<Map<String, Value>, SyncError> {
-    let (event_url, event_value) = &raw.event;
-    let event = Item {
-        value: event_value,
-        url: event_url,
-        path: "$".into(),
-    };
+    let event = Item::event(&raw.event);
     let slug = event.str("slug")?.to_string();
 
     let visible_slot: HashSet<String> = codes(&raw.talks)?;
@@ -295,7 +301,7 @@ pub fn map_event(
 
     let mut has_slots = false;
     let mut confirmed_visible = false;
-    let mut submissions = Vec::new();
+    let mut lists = mapping::Lists::default();
     for item in raw.submissions.items() {
         let code = item.str("code")?.to_string();
         let duration = item.i64("duration")?;
@@ -389,12 +395,11 @@ pub fn map_event(
             anonymised: anon.unwrap_or(Value::Null),
             slots,
         };
-        submissions.push(submission.into_value());
+        lists.submissions.push(submission.into_value());
     }
 
-    let mut speakers = Vec::new();
     for item in raw.speakers.items() {
-        speakers.push(mapping::speaker(
+        lists.speakers.push(mapping::speaker(
             &item,
             users,
             |item| Ok(item.opt_str("avatar")?.map(str::to_string)),
@@ -403,7 +408,6 @@ pub fn map_event(
         )?);
     }
 
-    let mut questions = Vec::new();
     for (position, item) in raw.questions.items().enumerate() {
         let options = mapping::question_options(&item)?;
         let question_tracks = item.ids("tracks")?;
@@ -424,10 +428,9 @@ pub fn map_event(
         question.insert("position".into(), json!(position));
         question.insert("tracks".into(), json!(question_tracks));
         question.insert("submission_types".into(), json!(question_types));
-        questions.push(Value::Object(question));
+        lists.questions.push(Value::Object(question));
     }
 
-    let mut answers = Vec::new();
     for item in raw.answers.items() {
         let mut options = Vec::new();
         for option in item.list("options")? {
@@ -441,10 +444,9 @@ pub fn map_event(
             item.opt_str("answer_file")?.map(str::to_string),
         )?;
         answer.insert("options".into(), json!(options));
-        answers.push(Value::Object(answer));
+        lists.answers.push(Value::Object(answer));
     }
 
-    let mut reviews = Vec::new();
     for item in raw.reviews.items() {
         // The legacy API names the reviewer, it does not give their code.
         let name = item.opt_str("user")?.ok_or_else(|| {
@@ -471,7 +473,7 @@ pub fn map_event(
                 ))
             }
         };
-        reviews.push(mapping::review(
+        lists.reviews.push(mapping::review(
             item.i64("id")?,
             item.str("submission")?,
             code,
@@ -482,9 +484,8 @@ pub fn map_event(
         ));
     }
 
-    let mut rooms = Vec::new();
     for item in raw.rooms.items() {
-        rooms.push(mapping::room(
+        lists.rooms.push(mapping::room(
             &item,
             |item| item.opt_str("guid"),
             |item, key| item.raw(key),
@@ -492,20 +493,20 @@ pub fn map_event(
         )?);
     }
 
-    let mut tags = Vec::new();
     for item in raw.tags.items() {
-        tags.push(mapping::tag(&item, |item, key| item.raw(key))?);
+        lists
+            .tags
+            .push(mapping::tag(&item, |item, key| item.raw(key))?);
     }
 
-    let is_public = event
-        .get("is_public")?
-        .as_bool()
-        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    let is_public = event.bool("is_public")?;
     // The schedule's version and release time are not in the legacy API;
     // its existence shows in the slots, its publicity in what the public sees.
     let schedule = has_slots.then(|| json!({"version": "mirrored", "published": format!("{}T00:00:00Z", event.str("date_from").unwrap_or("2000-01-01"))}));
     let show_schedule = !(public_talks.is_empty() && is_public && confirmed_visible);
 
+    lists.types = types.into_values().collect();
+    lists.tracks = tracks.into_values().collect();
     mapping::event(
         &event,
         slug,
@@ -513,17 +514,7 @@ pub fn map_event(
         Map::new(),
         show_schedule,
         schedule.unwrap_or(Value::Null),
-        mapping::Lists {
-            types: types.into_values().collect(),
-            tracks: tracks.into_values().collect(),
-            rooms,
-            tags,
-            questions,
-            speakers,
-            submissions,
-            answers,
-            reviews,
-        },
+        lists,
     )
 }
 
@@ -536,6 +527,23 @@ pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
 /// The legacy API shows the availabilities' ids.
 fn availabilities(item: &Item) -> Result<Vec<Value>, SyncError> {
     mapping::availabilities(item, |a| a.i64("id"))
+}
+
+impl<'a> Item<'a> {
+    /// The event read at a URL, as an item at `$`.
+    pub(crate) fn event((url, value): &'a (String, Value)) -> Self {
+        Item {
+            value,
+            url,
+            path: "$".into(),
+        }
+    }
+
+    pub(crate) fn bool(&self, key: &str) -> Result<bool, SyncError> {
+        self.get(key)?
+            .as_bool()
+            .ok_or_else(|| self.wrong(key, "a boolean"))
+    }
 }
 
 impl Item<'_> {

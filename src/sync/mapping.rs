@@ -236,8 +236,8 @@ pub(crate) fn availabilities(
     Ok(out)
 }
 
-/// The event's own fields both APIs show alike, and its lists; `extra`
-/// (v1's locale and colour) joins them.
+/// The event's lists, in the document's form.
+#[derive(Default)]
 pub(crate) struct Lists {
     pub types: Vec<Value>,
     pub tracks: Vec<Value>,
@@ -250,7 +250,8 @@ pub(crate) struct Lists {
     pub reviews: Vec<Value>,
 }
 
-/// The event document: its fields, the schedule, then the lists.
+/// The event document: the fields both APIs show alike, `extra` (v1's
+/// locale and colour), the schedule, then the lists.
 pub(crate) fn event(
     event: &Item,
     slug: String,

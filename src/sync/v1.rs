@@ -16,7 +16,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
-use super::legacy::{codes, fetch_pages, Fetched, Item, SeenUser};
+use super::legacy::{codes, fetch_event, fetch_pages, Fetched, Item, SeenUser};
 use super::mapping;
 use super::SyncError;
 
@@ -69,9 +69,7 @@ pub async fn read_event(
     requests: &(dyn Fn() + Sync),
 ) -> Result<RawEvent, SyncError> {
     let base = format!("/api/events/{slug}");
-    let event_url = client.url(&format!("{base}/"));
-    let event = client.get_json(&event_url, false).await?;
-    requests();
+    let (event_url, event) = fetch_event(client, &base, requests).await?;
     let list = |name: &str, page: &'static str, anonymous: bool| {
         let path = format!("{base}/{name}");
         async move { fetch_pages(client, &path, page, anonymous, requests).await }
@@ -171,10 +169,7 @@ fn map_teams(
 ) -> Result<Vec<Value>, SyncError> {
     let mut out = Vec::new();
     for team in teams.items() {
-        let all_events = team
-            .get("all_events")?
-            .as_bool()
-            .ok_or_else(|| team.wrong("all_events", "a boolean"))?;
+        let all_events = team.bool("all_events")?;
         let covers = all_events
             || team
                 .ids_or_codes("limit_events")?
@@ -254,17 +249,9 @@ pub fn map_event(
     teams: Option<&Fetched>,
     users: &mut BTreeMap<String, SeenUser>,
 ) -> Result<Map<String, Value>, SyncError> {
-    let (event_url, event_value) = &raw.event;
-    let event = Item {
-        value: event_value,
-        url: event_url,
-        path: "$".into(),
-    };
+    let event = Item::event(&raw.event);
     let slug = event.str("slug")?.to_string();
-    let is_public = event
-        .get("is_public")?
-        .as_bool()
-        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    let is_public = event.bool("is_public")?;
     // Neither submissions nor reviews show when they were made in v1: the
     // legacy format does, where still offered; else the event's first day.
     let unknown_time = format!("{}T00:00:00Z", event.str("date_from")?);
@@ -310,7 +297,7 @@ pub fn map_event(
             "room": item.opt_i64("room")?,
             "start": item.raw("start")?,
             "end": item.raw("end")?,
-            "is_visible": item.get("is_visible")?.as_bool().ok_or_else(|| item.wrong("is_visible", "a boolean"))?,
+            "is_visible": item.bool("is_visible")?,
         }));
     }
     if schedule.is_null() && !slots.is_empty() {
@@ -325,10 +312,10 @@ pub fn map_event(
     }
     let public: HashSet<String> = codes(&raw.public_submissions)?;
 
-    let mut speakers = Vec::new();
+    let mut lists = mapping::Lists::default();
     let mut next_availability = 0;
     for item in raw.speakers.items() {
-        speakers.push(mapping::speaker(
+        lists.speakers.push(mapping::speaker(
             &item,
             users,
             |item| url(item, "avatar_url"),
@@ -338,7 +325,6 @@ pub fn map_event(
     }
 
     let mut confirmed_visible = false;
-    let mut submissions = Vec::new();
     for item in raw.submissions.items() {
         let code = item.str("code")?.to_string();
         let mut speaker_codes = Vec::new();
@@ -404,7 +390,7 @@ pub fn map_event(
             anonymised: anonymised(&item, &real)?,
             slots,
         };
-        submissions.push(submission.into_value());
+        lists.submissions.push(submission.into_value());
     }
     if let Some(code) = slots.keys().next() {
         return Err(SyncError::at_path(
@@ -417,7 +403,6 @@ pub fn map_event(
         ));
     }
 
-    let mut questions = Vec::new();
     for item in raw.questions.items() {
         let options = mapping::question_options(&item)?;
         let mut question = mapping::question(&item, options)?;
@@ -427,10 +412,9 @@ pub fn map_event(
         question.insert("tracks".into(), json!(item.ids("tracks")?));
         let types = item.ids("submission_types")?;
         question.insert("submission_types".into(), json!(types));
-        questions.push(Value::Object(question));
+        lists.questions.push(Value::Object(question));
     }
 
-    let mut answers = Vec::new();
     for item in raw.answers.items() {
         let mut answer = mapping::answer(
             &item,
@@ -440,10 +424,9 @@ pub fn map_event(
             url(&item, "answer_file")?,
         )?;
         answer.insert("options".into(), json!(item.ids("options")?));
-        answers.push(Value::Object(answer));
+        lists.answers.push(Value::Object(answer));
     }
 
-    let mut reviews = Vec::new();
     for item in raw.reviews.items() {
         // v1 gives the reviewer's code (the legacy API only a name); with
         // expand=user also their name and e-mail.
@@ -454,7 +437,7 @@ pub fn map_event(
         let (made, changed) = reviewed
             .remove(&id)
             .unwrap_or_else(|| (json!(unknown_time), json!(unknown_time)));
-        reviews.push(mapping::review(
+        lists.reviews.push(mapping::review(
             id,
             item.str("submission")?,
             user,
@@ -465,7 +448,6 @@ pub fn map_event(
         ));
     }
 
-    let mut rooms = Vec::new();
     for item in raw.rooms.items() {
         // `uuid` is the guid where one is set, else pretalx's stable
         // computed one: what pretalx's own exports and legacy API show.
@@ -473,7 +455,7 @@ pub fn map_event(
             Some(Value::String(uuid)) => Some(uuid.as_str()),
             _ => item.opt_str("guid")?,
         };
-        rooms.push(mapping::room(
+        lists.rooms.push(mapping::room(
             &item,
             |_| Ok(guid),
             |item, key| Ok(i18n(item, key)),
@@ -481,16 +463,16 @@ pub fn map_event(
         )?);
     }
 
-    let mut tags = Vec::new();
     for item in raw.tags.items() {
-        tags.push(mapping::tag(&item, |item, key| Ok(i18n(item, key)))?);
+        lists
+            .tags
+            .push(mapping::tag(&item, |item, key| Ok(i18n(item, key)))?);
     }
 
-    let mut tracks = Vec::new();
     let mut track_ids = HashSet::new();
     for item in raw.tracks.items() {
         track_ids.insert(item.i64("id")?);
-        tracks.push(json!({
+        lists.tracks.push(json!({
             "id": item.i64("id")?,
             "name": item.raw("name")?,
             "description": i18n(&item, "description"),
@@ -499,9 +481,8 @@ pub fn map_event(
         }));
     }
 
-    let mut types = Vec::new();
     for item in raw.submission_types.items() {
-        types.push(json!({
+        lists.types.push(json!({
             "id": item.i64("id")?,
             "name": item.raw("name")?,
             "default_duration": item.i64("default_duration")?,
@@ -522,17 +503,7 @@ pub fn map_event(
         extra,
         show_schedule,
         schedule,
-        mapping::Lists {
-            types,
-            tracks,
-            rooms,
-            tags,
-            questions,
-            speakers,
-            submissions,
-            answers,
-            reviews,
-        },
+        lists,
     )?;
     if let Some(teams) = teams {
         out.insert(
