@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
+use super::mapping;
 use super::SyncError;
 
 /// The largest page confapi and pretalx hand out; fewer round trips.
@@ -198,15 +199,26 @@ pub struct RawEvent {
     pub tags: Fetched,
 }
 
+/// The event itself, at `base` (`/api/events/{slug}`): the URL read and
+/// the answer.
+pub(crate) async fn fetch_event(
+    client: &Client,
+    base: &str,
+    requests: &(dyn Fn() + Sync),
+) -> Result<(String, Value), SyncError> {
+    let event_url = client.url(&format!("{base}/"));
+    let event = client.get_json(&event_url, false).await?;
+    requests();
+    Ok((event_url, event))
+}
+
 pub async fn read_event(
     client: &Client,
     slug: &str,
     requests: &(dyn Fn() + Sync),
 ) -> Result<RawEvent, SyncError> {
     let base = format!("/api/events/{slug}");
-    let event_url = client.url(&format!("{base}/"));
-    let event = client.get_json(&event_url, false).await?;
-    requests();
+    let (event_url, event) = fetch_event(client, &base, requests).await?;
     let list = |name: &str, anonymous: bool| {
         let path = format!("{base}/{name}");
         async move { fetch_list(client, &path, anonymous, requests).await }
@@ -267,12 +279,7 @@ pub fn map_event(
     users: &mut BTreeMap<String, SeenUser>,
     reviewer_codes: &HashMap<String, Vec<String>>,
 ) -> Result<Map<String, Value>, SyncError> {
-    let (event_url, event_value) = &raw.event;
-    let event = Item {
-        value: event_value,
-        url: event_url,
-        path: "$".into(),
-    };
+    let event = Item::event(&raw.event);
     let slug = event.str("slug")?.to_string();
 
     let visible_slot: HashSet<String> = codes(&raw.talks)?;
@@ -294,7 +301,7 @@ pub fn map_event(
 
     let mut has_slots = false;
     let mut confirmed_visible = false;
-    let mut submissions = Vec::new();
+    let mut lists = mapping::Lists::default();
     for item in raw.submissions.items() {
         let code = item.str("code")?.to_string();
         let duration = item.i64("duration")?;
@@ -364,57 +371,45 @@ pub fn map_event(
             (!(texts.0.is_empty() && texts.1.is_empty() && texts.2.is_empty()))
                 .then(|| json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
         });
-        submissions.push(json!({
-            "code": code,
-            "title": real.0,
-            "speakers": speakers,
-            "submission_type": type_id,
-            "track": track_id,
-            "state": item.str("state")?,
-            "pending_state": item.raw("pending_state")?,
-            "abstract": real.1,
-            "description": real.2,
-            "notes": item.str("notes")?,
-            "internal_notes": item.str("internal_notes")?,
-            "duration": duration,
-            "slot_count": item.i64("slot_count")?,
-            "do_not_record": item.raw("do_not_record")?,
-            "is_featured": item.raw("is_featured")?,
-            "content_locale": item.str("content_locale")?,
-            "image": item.opt_str("image")?,
-            "created": item.str("created")?,
-            "tags": item.ids("tag_ids")?,
-            "resources": resources,
-            "anonymised": anon,
-            "slots": slots,
-        }));
+        let submission = mapping::Submission {
+            code,
+            title: real.0.into(),
+            speakers,
+            submission_type: type_id,
+            track: json!(track_id),
+            state: item.str("state")?.into(),
+            pending_state: item.raw("pending_state")?,
+            abstract_: real.1.into(),
+            description: real.2.into(),
+            notes: item.str("notes")?.into(),
+            internal_notes: item.str("internal_notes")?.into(),
+            duration,
+            slot_count: item.i64("slot_count")?,
+            do_not_record: item.raw("do_not_record")?,
+            is_featured: item.raw("is_featured")?,
+            content_locale: item.str("content_locale")?.into(),
+            image: item.opt_str("image")?.map(str::to_string),
+            created: json!(item.str("created")?),
+            tags: item.ids("tag_ids")?,
+            resources,
+            anonymised: anon.unwrap_or(Value::Null),
+            slots,
+        };
+        lists.submissions.push(submission.into_value());
     }
 
-    let mut speakers = Vec::new();
     for item in raw.speakers.items() {
-        let code = item.str("code")?.to_string();
-        let seen = users.entry(code.clone()).or_insert(SeenUser {
-            name: item.str("name")?.into(),
-            email: None,
-            avatar: item.opt_str("avatar")?.map(str::to_string),
-            id: None,
-        });
-        if let Some(email) = item.value.get("email").and_then(Value::as_str) {
-            seen.email = Some(email.to_string());
-        }
-        speakers.push(json!({
-            "user": code,
-            "biography": item.str("biography")?,
-            "availabilities": availabilities(&item)?,
-        }));
+        lists.speakers.push(mapping::speaker(
+            &item,
+            users,
+            |item| Ok(item.opt_str("avatar")?.map(str::to_string)),
+            |item| Ok(item.str("biography")?.into()),
+            availabilities,
+        )?);
     }
 
-    let mut questions = Vec::new();
     for (position, item) in raw.questions.items().enumerate() {
-        let mut options = Vec::new();
-        for option in item.list("options")? {
-            options.push(json!({"id": option.i64("id")?, "answer": option.raw("answer")?}));
-        }
+        let options = mapping::question_options(&item)?;
         let question_tracks = item.ids("tracks")?;
         let question_types = item.ids("submission_types")?;
         for id in &question_tracks {
@@ -427,49 +422,31 @@ pub fn map_event(
                 .entry(*id)
                 .or_insert_with(|| json!({"id": id, "name": {}}));
         }
-        questions.push(json!({
-            "id": item.i64("id")?,
-            "variant": item.str("variant")?,
-            "target": item.str("target")?,
-            "question": item.raw("question")?,
-            "help_text": item.raw("help_text")?,
-            "question_required": item.str("question_required")?,
-            "deadline": item.raw("deadline")?,
-            "freeze_after": item.raw("freeze_after")?,
-            "options": options,
-            "default_answer": item.raw("default_answer")?,
-            "contains_personal_data": item.raw("contains_personal_data")?,
-            "min_length": item.raw("min_length")?,
-            "max_length": item.raw("max_length")?,
-            "is_public": item.raw("is_public")?,
-            "is_visible_to_reviewers": item.raw("is_visible_to_reviewers")?,
-            // Organisers are shown questions in position order; the
-            // numbers themselves are not shown.
-            "position": position,
-            "tracks": question_tracks,
-            "submission_types": question_types,
-        }));
+        let mut question = mapping::question(&item, options)?;
+        // Organisers are shown questions in position order; the numbers
+        // themselves are not shown.
+        question.insert("position".into(), json!(position));
+        question.insert("tracks".into(), json!(question_tracks));
+        question.insert("submission_types".into(), json!(question_types));
+        lists.questions.push(Value::Object(question));
     }
 
-    let mut answers = Vec::new();
     for item in raw.answers.items() {
         let mut options = Vec::new();
         for option in item.list("options")? {
             options.push(option.i64("id")?);
         }
-        answers.push(json!({
-            "id": item.i64("id")?,
-            "question": item.object("question")?.i64("id")?,
-            "answer": item.str("answer")?,
-            "answer_file": item.opt_str("answer_file")?,
-            "submission": item.opt_str("submission")?,
-            "person": item.opt_str("person")?,
-            "review": item.opt_i64("review")?,
-            "options": options,
-        }));
+        let mut answer = mapping::answer(
+            &item,
+            item.i64("id")?,
+            item.object("question")?.i64("id")?,
+            item.str("answer")?.into(),
+            item.opt_str("answer_file")?.map(str::to_string),
+        )?;
+        answer.insert("options".into(), json!(options));
+        lists.answers.push(Value::Object(answer));
     }
 
-    let mut reviews = Vec::new();
     for item in raw.reviews.items() {
         // The legacy API names the reviewer, it does not give their code.
         let name = item.opt_str("user")?.ok_or_else(|| {
@@ -496,76 +473,49 @@ pub fn map_event(
                 ))
             }
         };
-        reviews.push(json!({
-            "id": item.i64("id")?,
-            "submission": item.str("submission")?,
-            "user": code,
-            "text": item.str("text")?,
-            "score": item.raw("score")?,
-            "created": item.str("created")?,
-            "updated": item.str("updated")?,
-        }));
+        lists.reviews.push(mapping::review(
+            item.i64("id")?,
+            item.str("submission")?,
+            code,
+            item.str("text")?.into(),
+            item.raw("score")?,
+            json!(item.str("created")?),
+            json!(item.str("updated")?),
+        ));
     }
 
-    let mut rooms = Vec::new();
     for item in raw.rooms.items() {
-        rooms.push(json!({
-            "id": item.i64("id")?,
-            "guid": item.opt_str("guid")?,
-            "name": item.raw("name")?,
-            "description": item.raw("description")?,
-            "speaker_info": item.raw("speaker_info")?,
-            "capacity": item.opt_i64("capacity")?,
-            "position": item.opt_i64("position")?,
-            "availabilities": availabilities(&item)?,
-        }));
+        lists.rooms.push(mapping::room(
+            &item,
+            |item| item.opt_str("guid"),
+            |item, key| item.raw(key),
+            availabilities,
+        )?);
     }
 
-    let mut tags = Vec::new();
     for item in raw.tags.items() {
-        tags.push(json!({
-            "id": item.i64("id")?,
-            "tag": item.str("tag")?,
-            "description": item.raw("description")?,
-            "color": item.str("color")?,
-            "is_public": item.raw("is_public")?,
-        }));
+        lists
+            .tags
+            .push(mapping::tag(&item, |item, key| item.raw(key))?);
     }
 
-    let is_public = event
-        .get("is_public")?
-        .as_bool()
-        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    let is_public = event.bool("is_public")?;
     // The schedule's version and release time are not in the legacy API;
     // its existence shows in the slots, its publicity in what the public sees.
     let schedule = has_slots.then(|| json!({"version": "mirrored", "published": format!("{}T00:00:00Z", event.str("date_from").unwrap_or("2000-01-01"))}));
     let show_schedule = !(public_talks.is_empty() && is_public && confirmed_visible);
 
-    let mut out = Map::new();
-    out.insert("slug".into(), json!(slug));
-    out.insert("name".into(), event.raw("name")?);
-    out.insert("is_public".into(), json!(is_public));
-    out.insert("date_from".into(), event.raw("date_from")?);
-    out.insert("date_to".into(), event.raw("date_to")?);
-    out.insert("timezone".into(), event.raw("timezone")?);
-    out.insert("show_schedule".into(), json!(show_schedule));
-    out.insert("schedule".into(), schedule.unwrap_or(Value::Null));
-    out.insert(
-        "submission_types".into(),
-        Value::Array(types.into_values().collect()),
-    );
-    out.insert(
-        "tracks".into(),
-        Value::Array(tracks.into_values().collect()),
-    );
-    out.insert("rooms".into(), Value::Array(rooms));
-    out.insert("tags".into(), Value::Array(tags));
-    out.insert("questions".into(), Value::Array(questions));
-    out.insert("speakers".into(), Value::Array(speakers));
-    out.insert("submissions".into(), Value::Array(submissions));
-    out.insert("answers".into(), Value::Array(answers));
-    out.insert("reviews".into(), Value::Array(reviews));
-    Ok(out)
+    lists.types = types.into_values().collect();
+    lists.tracks = tracks.into_values().collect();
+    mapping::event(
+        &event,
+        slug,
+        is_public,
+        Map::new(),
+        show_schedule,
+        schedule.unwrap_or(Value::Null),
+        lists,
+    )
 }
 
 pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
@@ -574,15 +524,26 @@ pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
         .collect()
 }
 
+/// The legacy API shows the availabilities' ids.
 fn availabilities(item: &Item) -> Result<Vec<Value>, SyncError> {
-    let Some(Value::Array(_)) = item.value.get("availabilities") else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    for a in item.list("availabilities")? {
-        out.push(json!({"id": a.i64("id")?, "start": a.str("start")?, "end": a.str("end")?}));
+    mapping::availabilities(item, |a| a.i64("id"))
+}
+
+impl<'a> Item<'a> {
+    /// The event read at a URL, as an item at `$`.
+    pub(crate) fn event((url, value): &'a (String, Value)) -> Self {
+        Item {
+            value,
+            url,
+            path: "$".into(),
+        }
     }
-    Ok(out)
+
+    pub(crate) fn bool(&self, key: &str) -> Result<bool, SyncError> {
+        self.get(key)?
+            .as_bool()
+            .ok_or_else(|| self.wrong(key, "a boolean"))
+    }
 }
 
 impl Item<'_> {

@@ -9,6 +9,7 @@
 pub mod access;
 pub mod client;
 pub mod legacy;
+mod mapping;
 pub mod upstream_exports;
 pub mod v1;
 

@@ -16,7 +16,8 @@ use reqwest::StatusCode;
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
-use super::legacy::{codes, fetch_pages, Fetched, Item, SeenUser};
+use super::legacy::{codes, fetch_event, fetch_pages, Fetched, Item, SeenUser};
+use super::mapping;
 use super::SyncError;
 
 /// The version every request names: answers keep this shape whatever the
@@ -68,9 +69,7 @@ pub async fn read_event(
     requests: &(dyn Fn() + Sync),
 ) -> Result<RawEvent, SyncError> {
     let base = format!("/api/events/{slug}");
-    let event_url = client.url(&format!("{base}/"));
-    let event = client.get_json(&event_url, false).await?;
-    requests();
+    let (event_url, event) = fetch_event(client, &base, requests).await?;
     let list = |name: &str, page: &'static str, anonymous: bool| {
         let path = format!("{base}/{name}");
         async move { fetch_pages(client, &path, page, anonymous, requests).await }
@@ -170,10 +169,7 @@ fn map_teams(
 ) -> Result<Vec<Value>, SyncError> {
     let mut out = Vec::new();
     for team in teams.items() {
-        let all_events = team
-            .get("all_events")?
-            .as_bool()
-            .ok_or_else(|| team.wrong("all_events", "a boolean"))?;
+        let all_events = team.bool("all_events")?;
         let covers = all_events
             || team
                 .ids_or_codes("limit_events")?
@@ -192,15 +188,7 @@ fn map_teams(
                 ));
             }
             let code = member.str("code")?.to_string();
-            let seen = users.entry(code.clone()).or_insert(SeenUser {
-                name: member.str("name")?.into(),
-                email: None,
-                avatar: None,
-                id: None,
-            });
-            if let Some(email) = member.value.get("email").and_then(Value::as_str) {
-                seen.email = Some(email.to_string());
-            }
+            mapping::see_user(users, &code, member.str("name")?.into(), None, &member);
             members.push(Value::String(code));
         }
         let limit_tracks: Vec<i64> = team
@@ -248,15 +236,10 @@ fn url(item: &Item, key: &str) -> Result<Option<String>, SyncError> {
 /// The v1 API gives availabilities without ids; the dataset numbers them
 /// (rooms' and speakers' share one sequence per event) in upstream order.
 fn availabilities(item: &Item, next_id: &mut i64) -> Result<Vec<Value>, SyncError> {
-    let Some(Value::Array(_)) = item.value.get("availabilities") else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    for a in item.list("availabilities")? {
+    mapping::availabilities(item, |_| {
         *next_id += 1;
-        out.push(json!({"id": *next_id, "start": a.str("start")?, "end": a.str("end")?}));
-    }
-    Ok(out)
+        Ok(*next_id)
+    })
 }
 
 /// Maps one event to its dataset document. `users` collects the speakers,
@@ -266,17 +249,9 @@ pub fn map_event(
     teams: Option<&Fetched>,
     users: &mut BTreeMap<String, SeenUser>,
 ) -> Result<Map<String, Value>, SyncError> {
-    let (event_url, event_value) = &raw.event;
-    let event = Item {
-        value: event_value,
-        url: event_url,
-        path: "$".into(),
-    };
+    let event = Item::event(&raw.event);
     let slug = event.str("slug")?.to_string();
-    let is_public = event
-        .get("is_public")?
-        .as_bool()
-        .ok_or_else(|| event.wrong("is_public", "a boolean"))?;
+    let is_public = event.bool("is_public")?;
     // Neither submissions nor reviews show when they were made in v1: the
     // legacy format does, where still offered; else the event's first day.
     let unknown_time = format!("{}T00:00:00Z", event.str("date_from")?);
@@ -322,7 +297,7 @@ pub fn map_event(
             "room": item.opt_i64("room")?,
             "start": item.raw("start")?,
             "end": item.raw("end")?,
-            "is_visible": item.get("is_visible")?.as_bool().ok_or_else(|| item.wrong("is_visible", "a boolean"))?,
+            "is_visible": item.bool("is_visible")?,
         }));
     }
     if schedule.is_null() && !slots.is_empty() {
@@ -337,28 +312,19 @@ pub fn map_event(
     }
     let public: HashSet<String> = codes(&raw.public_submissions)?;
 
-    let mut speakers = Vec::new();
+    let mut lists = mapping::Lists::default();
     let mut next_availability = 0;
     for item in raw.speakers.items() {
-        let code = item.str("code")?.to_string();
-        let seen = users.entry(code.clone()).or_insert(SeenUser {
-            name: item.str("name")?.into(),
-            email: None,
-            avatar: url(&item, "avatar_url")?,
-            id: None,
-        });
-        if let Some(email) = item.value.get("email").and_then(Value::as_str) {
-            seen.email = Some(email.to_string());
-        }
-        speakers.push(json!({
-            "user": code,
-            "biography": text(&item, "biography")?,
-            "availabilities": availabilities(&item, &mut next_availability)?,
-        }));
+        lists.speakers.push(mapping::speaker(
+            &item,
+            users,
+            |item| url(item, "avatar_url"),
+            |item| text(item, "biography"),
+            |item| availabilities(item, &mut next_availability),
+        )?);
     }
 
     let mut confirmed_visible = false;
-    let mut submissions = Vec::new();
     for item in raw.submissions.items() {
         let code = item.str("code")?.to_string();
         let mut speaker_codes = Vec::new();
@@ -396,31 +362,35 @@ pub fn map_event(
             text(&item, "abstract")?,
             text(&item, "description")?,
         );
-        submissions.push(json!({
-            "code": code,
-            "title": real.0,
-            "speakers": speaker_codes,
-            "submission_type": item.i64("submission_type")?,
+        let submission = mapping::Submission {
+            code: code.clone(),
+            title: real.0.clone(),
+            speakers: speaker_codes,
+            submission_type: item.i64("submission_type")?,
             // Left out when the event does not use tracks.
-            "track": or(&item, "track", Value::Null),
-            "state": state,
-            "pending_state": item.raw("pending_state")?,
-            "abstract": real.1,
-            "description": real.2,
-            "notes": text(&item, "notes")?,
-            "internal_notes": text(&item, "internal_notes")?,
-            "duration": item.i64("duration")?,
-            "slot_count": item.i64("slot_count")?,
-            "do_not_record": or(&item, "do_not_record", json!(false)),
-            "is_featured": item.raw("is_featured")?,
-            "content_locale": item.str("content_locale")?,
-            "image": url(&item, "image")?,
-            "created": created.get(&code).cloned().unwrap_or_else(|| json!(unknown_time)),
-            "tags": item.ids("tags")?,
-            "resources": resources,
-            "anonymised": anonymised(&item, &real)?,
-            "slots": slots,
-        }));
+            track: or(&item, "track", Value::Null),
+            state: state.into(),
+            pending_state: item.raw("pending_state")?,
+            abstract_: real.1.clone(),
+            description: real.2.clone(),
+            notes: text(&item, "notes")?,
+            internal_notes: text(&item, "internal_notes")?,
+            duration: item.i64("duration")?,
+            slot_count: item.i64("slot_count")?,
+            do_not_record: or(&item, "do_not_record", json!(false)),
+            is_featured: item.raw("is_featured")?,
+            content_locale: item.str("content_locale")?.into(),
+            image: url(&item, "image")?,
+            created: created
+                .get(&code)
+                .cloned()
+                .unwrap_or_else(|| json!(unknown_time)),
+            tags: item.ids("tags")?,
+            resources,
+            anonymised: anonymised(&item, &real)?,
+            slots,
+        };
+        lists.submissions.push(submission.into_value());
     }
     if let Some(code) = slots.keys().next() {
         return Err(SyncError::at_path(
@@ -433,80 +403,51 @@ pub fn map_event(
         ));
     }
 
-    let mut questions = Vec::new();
     for item in raw.questions.items() {
-        let mut options = Vec::new();
-        for option in item.list("options")? {
-            options.push(json!({"id": option.i64("id")?, "answer": option.raw("answer")?}));
-        }
-        questions.push(json!({
-            "id": item.i64("id")?,
-            "variant": item.str("variant")?,
-            "target": item.str("target")?,
-            "question": item.raw("question")?,
-            "help_text": item.raw("help_text")?,
-            "question_required": item.str("question_required")?,
-            "deadline": item.raw("deadline")?,
-            "freeze_after": item.raw("freeze_after")?,
-            "options": options,
-            "default_answer": item.raw("default_answer")?,
-            "contains_personal_data": item.raw("contains_personal_data")?,
-            "min_length": item.raw("min_length")?,
-            "max_length": item.raw("max_length")?,
-            "is_public": item.raw("is_public")?,
-            "is_visible_to_reviewers": item.raw("is_visible_to_reviewers")?,
-            "active": item.raw("active")?,
-            "position": item.opt_i64("position")?.unwrap_or(0),
-            "tracks": item.ids("tracks")?,
-            "submission_types": item.ids("submission_types")?,
-        }));
+        let options = mapping::question_options(&item)?;
+        let mut question = mapping::question(&item, options)?;
+        question.insert("active".into(), item.raw("active")?);
+        let position = item.opt_i64("position")?.unwrap_or(0);
+        question.insert("position".into(), json!(position));
+        question.insert("tracks".into(), json!(item.ids("tracks")?));
+        let types = item.ids("submission_types")?;
+        question.insert("submission_types".into(), json!(types));
+        lists.questions.push(Value::Object(question));
     }
 
-    let mut answers = Vec::new();
     for item in raw.answers.items() {
-        answers.push(json!({
-            "id": item.i64("id")?,
-            "question": item.i64("question")?,
-            "answer": text(&item, "answer")?,
-            "answer_file": url(&item, "answer_file")?,
-            "submission": item.opt_str("submission")?,
-            "person": item.opt_str("person")?,
-            "review": item.opt_i64("review")?,
-            "options": item.ids("options")?,
-        }));
+        let mut answer = mapping::answer(
+            &item,
+            item.i64("id")?,
+            item.i64("question")?,
+            text(&item, "answer")?,
+            url(&item, "answer_file")?,
+        )?;
+        answer.insert("options".into(), json!(item.ids("options")?));
+        lists.answers.push(Value::Object(answer));
     }
 
-    let mut reviews = Vec::new();
     for item in raw.reviews.items() {
         // v1 gives the reviewer's code (the legacy API only a name); with
         // expand=user also their name and e-mail.
         let reviewer = item.object("user")?;
         let user = reviewer.str("code")?.to_string();
-        let seen = users.entry(user.clone()).or_insert(SeenUser {
-            name: reviewer.str("name")?.into(),
-            email: None,
-            avatar: None,
-            id: None,
-        });
-        if let Some(email) = reviewer.value.get("email").and_then(Value::as_str) {
-            seen.email = Some(email.to_string());
-        }
+        mapping::see_user(users, &user, reviewer.str("name")?.into(), None, &reviewer);
         let id = item.i64("id")?;
         let (made, changed) = reviewed
             .remove(&id)
             .unwrap_or_else(|| (json!(unknown_time), json!(unknown_time)));
-        reviews.push(json!({
-            "id": id,
-            "submission": item.str("submission")?,
-            "user": user,
-            "text": text(&item, "text")?,
-            "score": decimal(&item, "score")?,
-            "created": made,
-            "updated": changed,
-        }));
+        lists.reviews.push(mapping::review(
+            id,
+            item.str("submission")?,
+            user,
+            text(&item, "text")?,
+            decimal(&item, "score")?,
+            made,
+            changed,
+        ));
     }
 
-    let mut rooms = Vec::new();
     for item in raw.rooms.items() {
         // `uuid` is the guid where one is set, else pretalx's stable
         // computed one: what pretalx's own exports and legacy API show.
@@ -514,34 +455,24 @@ pub fn map_event(
             Some(Value::String(uuid)) => Some(uuid.as_str()),
             _ => item.opt_str("guid")?,
         };
-        rooms.push(json!({
-            "id": item.i64("id")?,
-            "guid": guid,
-            "name": item.raw("name")?,
-            "description": i18n(&item, "description"),
-            "speaker_info": i18n(&item, "speaker_info"),
-            "capacity": item.opt_i64("capacity")?,
-            "position": item.opt_i64("position")?,
-            "availabilities": availabilities(&item, &mut next_availability)?,
-        }));
+        lists.rooms.push(mapping::room(
+            &item,
+            |_| Ok(guid),
+            |item, key| Ok(i18n(item, key)),
+            |item| availabilities(item, &mut next_availability),
+        )?);
     }
 
-    let mut tags = Vec::new();
     for item in raw.tags.items() {
-        tags.push(json!({
-            "id": item.i64("id")?,
-            "tag": item.str("tag")?,
-            "description": i18n(&item, "description"),
-            "color": item.str("color")?,
-            "is_public": item.raw("is_public")?,
-        }));
+        lists
+            .tags
+            .push(mapping::tag(&item, |item, key| Ok(i18n(item, key)))?);
     }
 
-    let mut tracks = Vec::new();
     let mut track_ids = HashSet::new();
     for item in raw.tracks.items() {
         track_ids.insert(item.i64("id")?);
-        tracks.push(json!({
+        lists.tracks.push(json!({
             "id": item.i64("id")?,
             "name": item.raw("name")?,
             "description": i18n(&item, "description"),
@@ -550,9 +481,8 @@ pub fn map_event(
         }));
     }
 
-    let mut types = Vec::new();
     for item in raw.submission_types.items() {
-        types.push(json!({
+        lists.types.push(json!({
             "id": item.i64("id")?,
             "name": item.raw("name")?,
             "default_duration": item.i64("default_duration")?,
@@ -561,28 +491,20 @@ pub fn map_event(
 
     let show_schedule = !(public.is_empty() && is_public && confirmed_visible);
 
-    let mut out = Map::new();
-    out.insert("slug".into(), json!(slug));
-    out.insert("name".into(), event.raw("name")?);
-    out.insert("is_public".into(), json!(is_public));
-    out.insert("date_from".into(), event.raw("date_from")?);
-    out.insert("date_to".into(), event.raw("date_to")?);
-    out.insert("timezone".into(), event.raw("timezone")?);
-    out.insert("locale".into(), or(&event, "locale", json!("en")));
+    let mut extra = Map::new();
+    extra.insert("locale".into(), or(&event, "locale", json!("en")));
     if let Some(color) = event.opt_str("primary_color").ok().flatten() {
-        out.insert("primary_color".into(), json!(color));
+        extra.insert("primary_color".into(), json!(color));
     }
-    out.insert("show_schedule".into(), json!(show_schedule));
-    out.insert("schedule".into(), schedule);
-    out.insert("submission_types".into(), Value::Array(types));
-    out.insert("tracks".into(), Value::Array(tracks));
-    out.insert("rooms".into(), Value::Array(rooms));
-    out.insert("tags".into(), Value::Array(tags));
-    out.insert("questions".into(), Value::Array(questions));
-    out.insert("speakers".into(), Value::Array(speakers));
-    out.insert("submissions".into(), Value::Array(submissions));
-    out.insert("answers".into(), Value::Array(answers));
-    out.insert("reviews".into(), Value::Array(reviews));
+    let mut out = mapping::event(
+        &event,
+        slug.clone(),
+        is_public,
+        extra,
+        show_schedule,
+        schedule,
+        lists,
+    )?;
     if let Some(teams) = teams {
         out.insert(
             "teams".into(),
