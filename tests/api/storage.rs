@@ -86,6 +86,17 @@ fn sorted(mut dataset: Dataset) -> Dataset {
     dataset
 }
 
+/// Removes the event's first submission with its reviews and answers.
+fn remove_first_submission(event: &mut confapi::model::Event) {
+    let gone = event.submissions.remove(0).code;
+    event.reviews.retain(|r| r.submission != gone);
+    let reviews: Vec<i64> = event.reviews.iter().map(|r| r.id).collect();
+    event.answers.retain(|a| {
+        a.submission.as_deref() != Some(gone.as_str())
+            && a.review.is_none_or(|r| reviews.contains(&r))
+    });
+}
+
 #[tokio::test]
 async fn removed_and_reordered_items_are_written_back_exactly() {
     let db = helpers::TestDatabase::new();
@@ -94,13 +105,7 @@ async fn removed_and_reordered_items_are_written_back_exactly() {
 
     let mut changed = democon();
     let event = &mut changed.events[0];
-    let gone = event.submissions.remove(0).code;
-    event.reviews.retain(|r| r.submission != gone);
-    let reviews: Vec<i64> = event.reviews.iter().map(|r| r.id).collect();
-    event.answers.retain(|a| {
-        a.submission.as_deref() != Some(gone.as_str())
-            && a.review.is_none_or(|r| reviews.contains(&r))
-    });
+    remove_first_submission(event);
     event.tags.reverse();
     event.rooms.reverse();
     let summary = store.import(&changed, None).await.unwrap();
@@ -129,13 +134,7 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
 
     let mut changed = democon();
     let event = &mut changed.events[0];
-    let gone = event.submissions.remove(0).code;
-    event.reviews.retain(|r| r.submission != gone);
-    let reviews: Vec<i64> = event.reviews.iter().map(|r| r.id).collect();
-    event.answers.retain(|a| {
-        a.submission.as_deref() != Some(gone.as_str())
-            && a.review.is_none_or(|r| reviews.contains(&r))
-    });
+    remove_first_submission(event);
     event.submissions[2].title = "A new title".into();
     let mut new = event.submissions[3].clone();
     new.code = "ZZNEW9".into();
