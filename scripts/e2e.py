@@ -9,6 +9,23 @@ import time
 import urllib.request
 
 
+class Checks:
+    """Counts checks and prints each: `ok   name`, or `FAIL name: detail`
+    (the detail cut at `limit` characters)."""
+
+    def __init__(self, limit=None):
+        self.passed = self.failed = 0
+        self.limit = limit
+
+    def __call__(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok   {name}")
+        else:
+            self.failed += 1
+            print(f"FAIL {name}: {str(detail)[: self.limit]}")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

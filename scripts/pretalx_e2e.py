@@ -34,22 +34,12 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Server  # noqa: E402
+from e2e import Checks, Server  # noqa: E402
 from pretalx_upstream import ORGANISER, SLUG, VERSION, Upstream  # noqa: E402
 
-passed = failed = 0
+check = Checks(limit=3000)
 # confapi's own administrator on the mirror (from the access file).
 MIRROR_TOKEN = "pretalx-e2e-mirror-admin-0123456789abcdef"
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}: {str(detail)[:3000]}")
 
 
 def get(url, token=None, version=None):
@@ -324,8 +314,8 @@ def main():
             print(f"     kept {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"pretalx e2e: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    print(f"pretalx e2e: {check.passed} passed, {check.failed} failed")
+    sys.exit(1 if check.failed else 0)
 
 
 if __name__ == "__main__":

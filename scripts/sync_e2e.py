@@ -41,7 +41,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Server, free_port, fresh_postgres_database  # noqa: E402
+from e2e import Checks, Server, free_port, fresh_postgres_database  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "shared")
@@ -49,17 +49,7 @@ DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
 # What a real pretalx 2024.3.1 holds for its democon event (with ids, guids, breaks).
 PRETALX_DEMOCON = os.path.join(SHARED, "exports", "democon", "dataset.json")
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
+check = Checks()
 
 
 def wait_for(url):
@@ -458,8 +448,8 @@ def main():
                   else f"sqlite://{work}/pretalx-mirror.db")
     pretalx_event(binary, work, pretalx_db, env)
     label = "postgres" if args.postgres else "sqlite"
-    print(f"sync e2e ({label}): {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    print(f"sync e2e ({label}): {check.passed} passed, {check.failed} failed")
+    sys.exit(1 if check.failed else 0)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::domain::catalog::{Catalog, EventData};
+use crate::domain::catalog::{Catalog, EventData, Users};
 use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
 
 pub struct CatalogCache {
@@ -303,11 +303,12 @@ fn build_catalog(
             Some((data, *version))
         })
         .collect();
-    let users = match loaded.users_since {
+    let written = loaded.users.into_iter().map(|u| (u.code.clone(), u));
+    let users: Users = match loaded.users_since {
         // Users are never deleted: the held ones, with those written since.
         Some(_) => {
             let mut users = cached.users.clone();
-            users.extend(loaded.users.into_iter().map(|u| (u.code.clone(), u)));
+            users.extend(written);
             if users.len() != loaded.user_count {
                 return Ok(Built {
                     catalog: Err(Vec::new()),
@@ -315,9 +316,9 @@ fn build_catalog(
                     patched,
                 });
             }
-            users.into_values().collect()
+            users
         }
-        None => loaded.users,
+        None => written.collect(),
     };
     Ok(Built {
         catalog: Ok(Catalog::new(loaded.version, users, events)),

@@ -456,11 +456,11 @@ pub type Users = HashMap<String, User>;
 impl Catalog {
     pub fn new(
         version: crate::storage::DataVersion,
-        users: Vec<User>,
+        users: Users,
         events: Vec<(Arc<EventData>, crate::storage::EventVersion)>,
     ) -> Self {
         let mut token_owner = HashMap::default();
-        for user in &users {
+        for user in users.values() {
             for hash in &user.token_hashes {
                 token_owner.insert(hash.clone(), user.code.clone());
             }
@@ -478,7 +478,7 @@ impl Catalog {
             .collect();
         let events: Vec<Arc<EventData>> = events.into_iter().map(|(e, _)| e).collect();
         let names: HashMap<&str, String> = users
-            .iter()
+            .values()
             .map(|u| (u.code.as_str(), u.name.to_lowercase()))
             .collect();
         let speaker_names_lower = events
@@ -502,7 +502,7 @@ impl Catalog {
             search: events.iter().map(|_| EventSearch::default()).collect(),
             speaker_names_lower,
             version,
-            users: users.into_iter().map(|u| (u.code.clone(), u)).collect(),
+            users,
             token_owner,
             event_lookup: events
                 .iter()

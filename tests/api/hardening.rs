@@ -57,6 +57,26 @@ fn address(server: &TestServer) -> String {
     server.base.trim_start_matches("http://").to_string()
 }
 
+/// Everything read until the server closes the connection, or until
+/// `limit` (then the `Err`).
+async fn read_until_closed(
+    reader: &mut tokio::net::tcp::OwnedReadHalf,
+    limit: Duration,
+) -> (Result<(), tokio::time::error::Elapsed>, Vec<u8>) {
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 16384];
+    let read = tokio::time::timeout(limit, async {
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    (read, answer)
+}
+
 /// Sends `request` on a new connection (while reading, so that an early
 /// answer is not lost) and reads until the server closes it.
 async fn raw(address: &str, request: Vec<u8>) -> Raw {
@@ -67,17 +87,7 @@ async fn raw(address: &str, request: Vec<u8>) -> Raw {
         let _ = writer.write_all(&request).await;
         writer
     });
-    let mut answer = Vec::new();
-    let mut buf = [0u8; 16384];
-    let read = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            match reader.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => answer.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await;
+    let (read, answer) = read_until_closed(&mut reader, Duration::from_secs(10)).await;
     assert!(
         read.is_ok(),
         "no end of answer: {:?}",
@@ -236,17 +246,7 @@ async fn chunked_request_bodies_are_bounded() {
         }
     });
     let asked = Instant::now();
-    let mut answer = Vec::new();
-    let mut buf = [0u8; 16384];
-    let closed = tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            match reader.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => answer.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await;
+    let (closed, answer) = read_until_closed(&mut reader, Duration::from_secs(5)).await;
     assert!(closed.is_ok(), "the connection stayed open");
     assert!(
         asked.elapsed() < Duration::from_secs(3),
