@@ -174,10 +174,6 @@ impl<'a> Access<'a> {
     // lists iterate positions, so that checking 100,000 submissions reads
     // compact flag vectors instead of hashing every code.
 
-    fn position(&self, sub: &Submission) -> Option<SubmissionIx> {
-        self.data.submission_index.get(&sub.code).copied()
-    }
-
     fn submission_at(&self, i: SubmissionIx) -> &'a Submission {
         &self.data.event.submissions[i]
     }
@@ -231,11 +227,6 @@ impl<'a> Access<'a> {
     /// and either `anon` was passed or the caller is a reviewer without names.
     pub fn anonymised_at(&self, i: SubmissionIx, anon_param: bool) -> bool {
         !self.data.is_public_talk[i] && (anon_param || (self.role == Role::Reviewer && !self.names))
-    }
-
-    pub fn anonymised(&self, sub: &Submission, anon_param: bool) -> bool {
-        self.position(sub)
-            .is_some_and(|i| self.anonymised_at(i, anon_param))
     }
 
     /// Submissions the caller sees *with* their speakers, so speakers may be

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::model::*;
 
 use super::access::{Access, Role};
-use super::catalog::{AnswerIx, ProfileIx};
+use super::catalog::{AnswerIx, ProfileIx, SubmissionIx};
 use super::time::{format_in, is_midnight_in};
 
 /// Which answers to nest (`questions` parameter): none, all, or some question ids.
@@ -383,13 +383,14 @@ impl<'a> Renderer<'a> {
     /// The nested answers of one owner that the caller may see, by id.
     fn nested_answers(
         &self,
-        positions: Option<&'a Vec<AnswerIx>>,
+        positions: impl FnOnce() -> Option<&'a Vec<AnswerIx>>,
         selector: &QuestionSelector,
         in_submission: bool,
     ) -> Vec<AnswerView<'a>> {
         if *selector == QuestionSelector::None {
             return Vec::new();
         }
+        let positions = positions();
         let answers = &self.access.data.event.answers;
         positions
             .into_iter()
@@ -438,15 +439,18 @@ impl<'a> Renderer<'a> {
         })
     }
 
+    /// The submission at `position` (a position, not a code: a page renders
+    /// up to a hundred of them, and a hash lookup each was measurable).
     pub fn submission(
         &self,
-        sub: &'a Submission,
+        position: SubmissionIx,
         anon: bool,
         selector: &QuestionSelector,
     ) -> SubmissionView<'a> {
         let access = self.access;
         let data = access.data;
-        let anonymised = access.anonymised(sub, anon);
+        let sub = &data.event.submissions[position];
+        let anonymised = access.anonymised_at(position, anon);
         let texts = shown_texts(sub, anonymised);
         let orga = self.is_orga();
         let speakers = if anonymised {
@@ -502,7 +506,11 @@ impl<'a> Renderer<'a> {
                     description: &r.description,
                 })
                 .collect(),
-            answers: self.nested_answers(data.answers_of_submission.get(&sub.code), selector, true),
+            answers: self.nested_answers(
+                || data.answers_of_submission.get(&sub.code),
+                selector,
+                true,
+            ),
             created: orga.then(|| self.dt(&sub.created)),
             pending_state: orga.then_some(sub.pending_state),
             notes: orga.then_some(sub.notes.as_str()),
@@ -532,7 +540,7 @@ impl<'a> Renderer<'a> {
                 .collect(),
             avatar: user.avatar.as_deref(),
             answers: self.nested_answers(
-                self.access.data.answers_of_person.get(&user.code),
+                || self.access.data.answers_of_person.get(&user.code),
                 selector,
                 false,
             ),
@@ -557,7 +565,7 @@ impl<'a> Renderer<'a> {
             updated: self.dt(&review.updated),
             // A review always carries the answers the caller may see.
             answers: self.nested_answers(
-                self.access.data.answers_of_review.get(&review.id),
+                || self.access.data.answers_of_review.get(&review.id),
                 &QuestionSelector::All,
                 false,
             ),

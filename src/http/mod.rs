@@ -221,8 +221,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::i
 }
 
 pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    serde_json::to_vec(value)
-        .unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
+    sonic_rs::to_vec(value).unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
 }
 
 /// A 200 JSON response.

@@ -261,9 +261,8 @@ fn list_now(ctx: &EventContext, mut params: Params, kind: Kind) -> ApiResult {
         },
     );
     let renderer = ctx.renderer(&access);
-    let subs = &data.event.submissions;
     ctx.caller.page(&params, pagination, &items, |&i| {
-        renderer.submission(&subs[i], anon, &selector)
+        renderer.submission(i, anon, &selector)
     })
 }
 
@@ -277,15 +276,14 @@ async fn detail(
     params.check()?;
     let anon = params.get("anon").is_some();
     let access = ctx.access();
-    let sub = ctx
+    let position = ctx
         .event
         .submission_lookup
         .get(&code.to_lowercase())
         .copied()
         .filter(|&i| in_set(&access, i, kind))
-        .map(|i| &ctx.event.event.submissions[i])
         .ok_or(ApiError::NotFound)?;
     Ok(json(
-        &ctx.renderer(&access).submission(sub, anon, &selector),
+        &ctx.renderer(&access).submission(position, anon, &selector),
     ))
 }
