@@ -47,7 +47,7 @@ fn push_offset(out: &mut String, offset: i32) {
     push_digits(out, abs / 3600, 2);
     out.push(':');
     push_digits(out, (abs % 3600) / 60, 2);
-    if abs % 60 != 0 {
+    if !abs.is_multiple_of(60) {
         out.push(':');
         push_digits(out, abs % 60, 2);
     }
