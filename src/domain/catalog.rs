@@ -91,12 +91,46 @@ impl<I, T> FromIterator<T> for Per<I, T> {
     }
 }
 
+/// Several values per item of a list, all in one vector: one allocation
+/// for the whole list instead of one per item.
+#[derive(Debug, Default)]
+pub struct Grouped<I, T> {
+    /// Where each item's values start in `values`; one more entry at the end.
+    starts: Vec<u32>,
+    values: Vec<T>,
+    _index: std::marker::PhantomData<I>,
+}
+
+impl<I, T, G: IntoIterator<Item = T>> FromIterator<G> for Grouped<I, T> {
+    fn from_iter<It: IntoIterator<Item = G>>(groups: It) -> Self {
+        let mut starts = vec![0];
+        let mut values = Vec::new();
+        for group in groups {
+            values.extend(group);
+            starts.push(values.len() as u32);
+        }
+        Grouped {
+            starts,
+            values,
+            _index: std::marker::PhantomData,
+        }
+    }
+}
+
 macro_rules! per_index {
     ($($name:ident),+) => {$(
         impl<T> std::ops::Index<$name> for Per<$name, T> {
             type Output = T;
             fn index(&self, ix: $name) -> &T {
                 &self.values[ix.get()]
+            }
+        }
+
+        impl<T> std::ops::Index<$name> for Grouped<$name, T> {
+            type Output = [T];
+            fn index(&self, ix: $name) -> &[T] {
+                let i = ix.get();
+                &self.values[self.starts[i] as usize..self.starts[i + 1] as usize]
             }
         }
     )+};
@@ -139,6 +173,9 @@ pub struct EventData {
     pub title_lower: Per<SubmissionIx, String>,
     /// Per submission: the anonymised title, lower-cased, where there is one.
     pub anonymised_title_lower: Per<SubmissionIx, Option<String>>,
+    /// Per submission: its speakers' profiles, in speaker order (`None` for
+    /// a speaker without one), so that rendering a page hashes no codes.
+    pub speaker_profiles: Grouped<SubmissionIx, Option<ProfileIx>>,
     /// User code → positions of their submissions, sorted by code.
     pub submissions_of_speaker: HashMap<String, Vec<SubmissionIx>>,
     /// Speaker profiles by user code.
@@ -271,6 +308,10 @@ impl EventData {
             .collect();
         let submission_index = index_by(subs, at::<SubmissionIx>, |s| s.code.clone());
         let profile_index = index_by(profiles, at::<ProfileIx>, |p| p.user.clone());
+        let speaker_profiles = subs
+            .iter()
+            .map(|s| s.speakers.iter().map(|code| profile_index.get(code).copied()))
+            .collect();
         let review_index = index_by(&event.reviews, at::<ReviewIx>, |r| r.id);
         let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);
         let answers = &event.answers;
@@ -334,6 +375,7 @@ impl EventData {
             is_talk,
             is_public_talk,
             submissions_of_speaker,
+            speaker_profiles,
             profile_index,
             profile_lookup: index_by(profiles, at::<ProfileIx>, |p| p.user.to_lowercase()),
             profiles_by_code,

@@ -458,13 +458,12 @@ impl<'a> Renderer<'a> {
         } else {
             sub.speakers
                 .iter()
-                .filter_map(|code| self.users.get(code))
-                .map(|user| SpeakerBrief {
+                .zip(&data.speaker_profiles[position])
+                .filter_map(|(code, profile)| Some((self.users.get(code)?, profile)))
+                .map(|(user, profile)| SpeakerBrief {
                     code: &user.code,
                     name: &user.name,
-                    biography: data
-                        .profile(&user.code)
-                        .map_or("", |p| p.biography.as_str()),
+                    biography: profile.map_or("", |p| data.event.speakers[p].biography.as_str()),
                     avatar: user.avatar.as_deref(),
                     email: orga.then_some(user.email.as_str()),
                 })
