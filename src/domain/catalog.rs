@@ -310,7 +310,11 @@ impl EventData {
         let profile_index = index_by(profiles, at::<ProfileIx>, |p| p.user.clone());
         let speaker_profiles = subs
             .iter()
-            .map(|s| s.speakers.iter().map(|code| profile_index.get(code).copied()))
+            .map(|s| {
+                s.speakers
+                    .iter()
+                    .map(|code| profile_index.get(code).copied())
+            })
             .collect();
         let review_index = index_by(&event.reviews, at::<ReviewIx>, |r| r.id);
         let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);

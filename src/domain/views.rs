@@ -208,6 +208,31 @@ pub struct SubmissionView<'a> {
     pub tag_ids: Option<Vec<i64>>,
 }
 
+impl SubmissionView<'_> {
+    /// Reads the first byte of each text, so that the memory reads of a
+    /// whole page run side by side while its views are built, instead of
+    /// one after another while it is serialised: a random page of a big
+    /// event is cold in the CPU caches, and waiting for each text in turn
+    /// was a quarter of its rendering time.
+    fn load_texts(&self) {
+        let speakers = self.speakers.iter().flat_map(|s| {
+            [s.code, s.name, s.biography]
+                .into_iter()
+                .chain(s.avatar)
+                .chain(s.email)
+        });
+        let texts = [self.code, self.title, self.abstract_, self.description]
+            .into_iter()
+            .chain(self.image)
+            .chain(self.notes)
+            .chain(self.internal_notes)
+            .chain(speakers);
+        for text in texts {
+            std::hint::black_box(text.as_bytes().first().copied());
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = Speaker)]
 pub struct SpeakerView<'a> {
@@ -479,7 +504,7 @@ impl<'a> Renderer<'a> {
         } else {
             (None, None)
         };
-        SubmissionView {
+        let view = SubmissionView {
             code: &sub.code,
             speakers,
             title: texts.title,
@@ -516,7 +541,9 @@ impl<'a> Renderer<'a> {
             internal_notes: orga.then_some(sub.internal_notes.as_str()),
             tags,
             tag_ids,
-        }
+        };
+        view.load_texts();
+        view
     }
 
     /// The speaker whose profile is at `position`.
