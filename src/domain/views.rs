@@ -383,7 +383,7 @@ impl<'a> Renderer<'a> {
     /// The nested answers of one owner that the caller may see, by id.
     fn nested_answers(
         &self,
-        positions: Option<&'a Vec<AnswerIx>>,
+        positions: &'a [AnswerIx],
         selector: &QuestionSelector,
         in_submission: bool,
     ) -> Vec<AnswerView<'a>> {
@@ -392,8 +392,7 @@ impl<'a> Renderer<'a> {
         }
         let answers = &self.access.data.event.answers;
         positions
-            .into_iter()
-            .flatten()
+            .iter()
             .filter(|&&i| selector.includes(answers[i].question) && self.access.sees_answer_at(i))
             .map(|&i| &answers[i])
             .filter_map(|a| self.answer(a, in_submission))
@@ -502,7 +501,12 @@ impl<'a> Renderer<'a> {
                     description: &r.description,
                 })
                 .collect(),
-            answers: self.nested_answers(data.answers_of_submission.get(&sub.code), selector, true),
+            answers: self.nested_answers(
+                data.submission_position(&sub.code)
+                    .map_or(&[], |i| data.answers_of_submission.of(i)),
+                selector,
+                true,
+            ),
             created: orga.then(|| self.dt(&sub.created)),
             pending_state: orga.then_some(sub.pending_state),
             notes: orga.then_some(sub.notes.as_str()),
@@ -532,7 +536,7 @@ impl<'a> Renderer<'a> {
                 .collect(),
             avatar: user.avatar.as_deref(),
             answers: self.nested_answers(
-                self.access.data.answers_of_person.get(&user.code),
+                self.access.data.answers_of_person.of(position),
                 selector,
                 false,
             ),
@@ -557,7 +561,10 @@ impl<'a> Renderer<'a> {
             updated: self.dt(&review.updated),
             // A review always carries the answers the caller may see.
             answers: self.nested_answers(
-                self.access.data.answers_of_review.get(&review.id),
+                self.access
+                    .data
+                    .review_position(review.id)
+                    .map_or(&[], |i| self.access.data.answers_of_review.of(i)),
                 &QuestionSelector::All,
                 false,
             ),

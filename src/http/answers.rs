@@ -106,9 +106,7 @@ async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> Api
     let id = path_id(&id)?;
     let answer = ctx
         .event
-        .answer_index
-        .get(&id)
-        .copied()
+        .answer_position(id)
         .filter(|&i| access.sees_answer_at(i))
         .map(|i| &ctx.event.event.answers[i])
         .ok_or(ApiError::NotFound)?;

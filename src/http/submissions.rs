@@ -279,9 +279,7 @@ async fn detail(
     let access = ctx.access();
     let sub = ctx
         .event
-        .submission_lookup
-        .get(&code.to_lowercase())
-        .copied()
+        .submission_lookup(&code)
         .filter(|&i| in_set(&access, i, kind))
         .map(|i| &ctx.event.event.submissions[i])
         .ok_or(ApiError::NotFound)?;
