@@ -265,7 +265,8 @@ fn by_lower_code<I: From<u32>>(len: usize, code: impl Fn(usize) -> String) -> Ve
 }
 
 impl EventData {
-    pub fn new(event: Event) -> Self {
+    pub fn new(mut event: Event) -> Self {
+        event.share_strings();
         let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
@@ -299,7 +300,7 @@ impl EventData {
 
         let public_speakers: HashSet<&str> = public_talks_by_code
             .iter()
-            .flat_map(|&i| subs[i].speakers.iter().map(String::as_str))
+            .flat_map(|&i| subs[i].speakers.iter().map(ArcStr::as_str))
             .collect();
         let is_public_profile: Per<ProfileIx, bool> = profiles
             .iter()
@@ -419,7 +420,7 @@ impl EventData {
             is_public_profile,
             profile_submissions,
             reviews_ordered,
-            reviewers_who_wrote: reviews.iter().map(|r| r.user.clone()).collect(),
+            reviewers_who_wrote: reviews.iter().map(|r| r.user.to_string()).collect(),
             event,
         }
     }

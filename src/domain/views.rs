@@ -453,7 +453,7 @@ impl<'a> Renderer<'a> {
         } else {
             sub.speakers
                 .iter()
-                .filter_map(|code| self.users.get(code))
+                .filter_map(|code| self.users.get(code.as_str()))
                 .map(|user| SpeakerBrief {
                     code: &user.code,
                     name: &user.name,
@@ -549,7 +549,11 @@ impl<'a> Renderer<'a> {
         let user = self
             .access
             .shows_reviewer_name(review)
-            .then(|| self.users.get(&review.user).map(|u| u.name.as_str()))
+            .then(|| {
+                self.users
+                    .get(review.user.as_str())
+                    .map(|u| u.name.as_str())
+            })
             .flatten();
         ReviewView {
             id: review.id,

@@ -39,7 +39,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 /// Codes are ASCII, so comparing them ignoring ASCII case is exact.
-fn same_code(value: &Option<String>, wanted: &Option<String>) -> bool {
+fn same_code(value: &Option<crate::model::ArcStr>, wanted: &Option<String>) -> bool {
     match wanted {
         None => true,
         Some(wanted) => value
