@@ -732,3 +732,53 @@ impl Catalog {
         self.users.get(code)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_takes_the_last_equal_position_as_a_map_built_in_order_would() {
+        let keys = ["a", "b", "b", "c"];
+        let sorted: Vec<usize> = vec![0, 2, 1, 3]; // equal keys in any order
+        assert_eq!(find(&sorted, |i| keys[i].cmp("b")), Some(1));
+        assert_eq!(find(&sorted, |i| keys[i].cmp("a")), Some(0));
+        assert_eq!(find(&sorted, |i| keys[i].cmp("bb")), None);
+        assert_eq!(find(&[] as &[usize], |i| keys[i].cmp("a")), None);
+    }
+
+    #[test]
+    fn lower_case_lookups_compare_as_to_lowercase_does() {
+        for (code, lower) in [
+            ("AbC", "abc"),
+            ("ÄBC", "äbc"),
+            ("ΣΑΣ", "σας"),
+            ("a_B", "a_b"),
+        ] {
+            assert_eq!(compare_lower(code, lower), Ordering::Equal, "{code}");
+            assert_eq!(compare_lower(code, &code.to_lowercase()), Ordering::Equal);
+        }
+        assert_eq!(compare_lower("ABD", "abc"), Ordering::Greater);
+        assert_eq!(compare_lower("AB", "abc"), Ordering::Less);
+        let codes = ["b", "A", "a", "C"];
+        let order: Vec<usize> = by_lower_code::<u32>(codes.len(), |i| codes[i].to_lowercase())
+            .into_iter()
+            .map(|i| i as usize)
+            .collect();
+        assert_eq!(order, [1, 2, 0, 3]);
+        assert_eq!(find(&order, |i| compare_lower(codes[i], "a")), Some(2));
+    }
+
+    #[test]
+    fn groups_keep_each_owners_items_in_the_order_given() {
+        let groups: Groups<SubmissionIx, u32> = Groups::new(
+            3,
+            [(2u32, 10), (0, 11), (2, 12)]
+                .into_iter()
+                .map(|(owner, item)| (SubmissionIx::from(owner), item)),
+        );
+        assert_eq!(groups.of(SubmissionIx::from(0)), [11]);
+        assert_eq!(groups.of(SubmissionIx::from(1)), [] as [u32; 0]);
+        assert_eq!(groups.of(SubmissionIx::from(2)), [10, 12]);
+    }
+}
