@@ -13,6 +13,12 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
+/// An immutable string behind one thin pointer, shared by reference count:
+/// what hundreds of thousands of records repeat (user and submission codes,
+/// answer and review texts) is kept once per event (`Event::share_strings`),
+/// and a patched reload copies pointers, not text.
+pub use arcstr::ArcStr;
+
 /// An instant, always kept in UTC with microsecond precision. Responses
 /// convert it to the event's time zone.
 pub type Timestamp = DateTime<Utc>;
@@ -236,6 +242,36 @@ pub struct Event {
     pub reviews: Vec<Review>,
     /// `#rrggbb`, for the schedule exports.
     pub primary_color: Option<String>,
+}
+
+impl Event {
+    /// Makes equal codes and texts of the event's many small records share
+    /// one string each: 100,000 submissions come with some 1.7 million of
+    /// them, mostly a few hundred thousand distinct codes said again.
+    pub fn share_strings(&mut self) {
+        let mut seen: std::collections::HashSet<ArcStr> = Default::default();
+        let mut share = |text: &mut ArcStr| match seen.get(text.as_str()) {
+            Some(shared) => *text = shared.clone(),
+            None => {
+                seen.insert(text.clone());
+            }
+        };
+        for sub in &mut self.submissions {
+            sub.speakers.iter_mut().for_each(&mut share);
+        }
+        for answer in &mut self.answers {
+            share(&mut answer.answer);
+            [&mut answer.submission, &mut answer.person]
+                .into_iter()
+                .flatten()
+                .for_each(&mut share);
+        }
+        for review in &mut self.reviews {
+            share(&mut review.submission);
+            share(&mut review.user);
+            share(&mut review.text);
+        }
+    }
 }
 
 /// The released current schedule.
@@ -477,7 +513,7 @@ pub struct Submission {
     pub code: String,
     pub title: String,
     /// User codes, in display order.
-    pub speakers: Vec<String>,
+    pub speakers: Vec<ArcStr>,
     pub submission_type: i64,
     pub track: Option<i64>,
     pub state: SubmissionState,
@@ -513,10 +549,10 @@ pub struct Submission {
 pub struct Answer {
     pub id: i64,
     pub question: i64,
-    pub answer: String,
-    pub answer_file: Option<String>,
-    pub submission: Option<String>,
-    pub person: Option<String>,
+    pub answer: ArcStr,
+    pub answer_file: Option<ArcStr>,
+    pub submission: Option<ArcStr>,
+    pub person: Option<ArcStr>,
     pub review: Option<i64>,
     /// Option ids of the question.
     pub options: Vec<i64>,
@@ -526,10 +562,10 @@ pub struct Answer {
 #[serde(deny_unknown_fields)]
 pub struct Review {
     pub id: i64,
-    pub submission: String,
+    pub submission: ArcStr,
     /// User code of the reviewer.
-    pub user: String,
-    pub text: String,
+    pub user: ArcStr,
+    pub text: ArcStr,
     pub score: Option<f64>,
     #[serde(with = "timestamp")]
     pub created: Timestamp,

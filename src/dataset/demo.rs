@@ -1605,7 +1605,7 @@ impl Generator {
             profile_users.retain(|&u| {
                 submissions
                     .iter()
-                    .any(|s| s.speakers.contains(&self.users[u].code))
+                    .any(|s| s.speakers.iter().any(|c| *c == self.users[u].code))
             });
         }
         profile_users.extend(&pool);
@@ -1799,7 +1799,7 @@ impl Generator {
 
         Submission {
             title,
-            speakers: speakers.iter().map(|&u| self.code_of(u)).collect(),
+            speakers: speakers.iter().map(|&u| self.code_of(u).into()).collect(),
             submission_type: types[type_index].id,
             track: if self.chance(0.9) {
                 Some(tracks[self.rng.usize(..tracks.len())].id)
@@ -2065,7 +2065,7 @@ impl Generator {
         let mut reviews = Vec::with_capacity(submissions.len() * 2);
         for submission in submissions.iter_mut() {
             let outsiders: Vec<usize> = (0..seats.len())
-                .filter(|&s| !submission.speakers.contains(&seats[s].code))
+                .filter(|&s| !submission.speakers.iter().any(|c| *c == seats[s].code))
                 .collect();
             let assigned = if assigned_only {
                 let count = 1 + self.rng.usize(..3);
@@ -2100,9 +2100,9 @@ impl Generator {
                 };
                 reviews.push(Review {
                     id: next_id(&mut self.ids.review),
-                    submission: submission.code.clone(),
-                    user: seats[seat].code.clone(),
-                    text,
+                    submission: submission.code.as_str().into(),
+                    user: seats[seat].code.as_str().into(),
+                    text: text.into(),
                     score: self.score(),
                     created,
                     updated,
@@ -2317,15 +2317,15 @@ impl Generator {
             }
         };
         let (submission, person, review) = match owner {
-            Owner::Submission(code) => (Some(code.to_string()), None, None),
-            Owner::Person(code) => (None, Some(code.to_string()), None),
+            Owner::Submission(code) => (Some(code.into()), None, None),
+            Owner::Person(code) => (None, Some(code.into()), None),
             Owner::Review(id) => (None, None, Some(id)),
         };
         Answer {
             id: next_id(&mut self.ids.answer),
             question: question.id,
-            answer: text,
-            answer_file,
+            answer: text.into(),
+            answer_file: answer_file.map(Into::into),
             submission,
             person,
             review,
@@ -2813,7 +2813,8 @@ mod tests {
         assert!(event
             .submissions
             .iter()
-            .any(|s| s.speakers.contains(&speaker) && s.state == SubmissionState::Confirmed));
+            .any(|s| s.speakers.iter().any(|c| *c == speaker)
+                && s.state == SubmissionState::Confirmed));
         assert!(event.reviews.iter().any(|r| r.user == code("reviewer")));
         assert!(event
             .reviews

@@ -90,9 +90,7 @@ impl<'a> Access<'a> {
                 )
             }
         };
-        let own_submissions = user
-            .and_then(|u| data.submissions_of_speaker.get(&u.code))
-            .map_or(&[][..], Vec::as_slice);
+        let own_submissions = user.map_or(&[][..], |u| data.submissions_of_speaker(&u.code));
         Access {
             data,
             user,
@@ -260,7 +258,9 @@ impl<'a> Access<'a> {
         &'s self,
         profile: ProfileIx,
     ) -> impl Iterator<Item = &'a Submission> + 's {
-        self.data.profile_submissions[profile]
+        self.data
+            .profile_submissions
+            .of(profile)
             .iter()
             .filter(move |&&i| self.sees_submission_named_at(i))
             .map(move |&i| self.submission_at(i))
@@ -287,9 +287,8 @@ impl<'a> Access<'a> {
 
     pub fn sees_review(&self, review: &Review) -> bool {
         self.data
-            .review_index
-            .get(&review.id)
-            .is_some_and(|&i| self.sees_review_at(i))
+            .review_position(review.id)
+            .is_some_and(|i| self.sees_review_at(i))
     }
 
     /// Whether the review's author is named to the caller.
@@ -341,7 +340,9 @@ impl<'a> Access<'a> {
                         }
                         AnswerOwner::Person(p) => {
                             self.names
-                                && data.profile_submissions[p]
+                                && data
+                                    .profile_submissions
+                                    .of(p)
                                     .iter()
                                     .any(|&i| self.has_reviewer_access(self.submission_at(i)))
                         }

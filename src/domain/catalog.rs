@@ -3,6 +3,7 @@
 //! produces a new generation and the next request builds a new catalog,
 //! re-using the events that did not change.
 
+use std::cmp::Ordering;
 use std::collections::HashMap as StdHashMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -37,6 +38,12 @@ macro_rules! positions {
         impl From<u32> for $name {
             fn from(i: u32) -> $name {
                 $name(i)
+            }
+        }
+
+        impl From<$name> for usize {
+            fn from(ix: $name) -> usize {
+                ix.get()
             }
         }
 
@@ -91,32 +98,6 @@ impl<I, T> FromIterator<T> for Per<I, T> {
     }
 }
 
-/// Several values per item of a list, all in one vector: one allocation
-/// for the whole list instead of one per item.
-#[derive(Debug, Default)]
-pub struct Grouped<I, T> {
-    /// Where each item's values start in `values`; one more entry at the end.
-    starts: Vec<u32>,
-    values: Vec<T>,
-    _index: std::marker::PhantomData<I>,
-}
-
-impl<I, T, G: IntoIterator<Item = T>> FromIterator<G> for Grouped<I, T> {
-    fn from_iter<It: IntoIterator<Item = G>>(groups: It) -> Self {
-        let mut starts = vec![0];
-        let mut values = Vec::new();
-        for group in groups {
-            values.extend(group);
-            starts.push(values.len() as u32);
-        }
-        Grouped {
-            starts,
-            values,
-            _index: std::marker::PhantomData,
-        }
-    }
-}
-
 macro_rules! per_index {
     ($($name:ident),+) => {$(
         impl<T> std::ops::Index<$name> for Per<$name, T> {
@@ -125,18 +106,51 @@ macro_rules! per_index {
                 &self.values[ix.get()]
             }
         }
-
-        impl<T> std::ops::Index<$name> for Grouped<$name, T> {
-            type Output = [T];
-            fn index(&self, ix: $name) -> &[T] {
-                let i = ix.get();
-                &self.values[self.starts[i] as usize..self.starts[i + 1] as usize]
-            }
-        }
     )+};
 }
 
 per_index!(SubmissionIx, ProfileIx, AnswerIx, ReviewIx);
+
+/// A list of items per position of one list, all in one vector: the items
+/// of position `i` are `items[starts[i]..starts[i + 1]]`. One allocation
+/// for a whole event where a map of vectors takes one per owner.
+#[derive(Debug)]
+pub struct Groups<I, T> {
+    starts: Vec<u32>,
+    items: Vec<T>,
+    _index: std::marker::PhantomData<I>,
+}
+
+impl<I: Copy + Into<usize>, T> Groups<I, T> {
+    /// Groups `(owner, item)` pairs for `len` owners; each group keeps the
+    /// order the pairs come in.
+    fn new(len: usize, pairs: impl Iterator<Item = (I, T)> + Clone) -> Self {
+        let mut starts = vec![0u32; len + 1];
+        for (owner, _) in pairs.clone() {
+            starts[owner.into() + 1] += 1;
+        }
+        for i in 0..len {
+            starts[i + 1] += starts[i];
+        }
+        let mut next: Vec<u32> = starts[..len].to_vec();
+        let mut slots: Vec<Option<T>> = (0..starts[len]).map(|_| None).collect();
+        for (owner, item) in pairs {
+            let at = &mut next[owner.into()];
+            slots[*at as usize] = Some(item);
+            *at += 1;
+        }
+        Groups {
+            starts,
+            items: slots.into_iter().flatten().collect(),
+            _index: std::marker::PhantomData,
+        }
+    }
+
+    pub fn of(&self, owner: I) -> &[T] {
+        let i = owner.into();
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
 
 /// Who an answer belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,9 +176,9 @@ pub struct EventData {
     pub talks_by_code: Vec<SubmissionIx>,
     /// The public talks among them, by code: everything the public can see.
     pub public_talks_by_code: Vec<SubmissionIx>,
-    pub submission_index: HashMap<String, SubmissionIx>,
-    /// Lower-case code → position, for case-insensitive path lookups.
-    pub submission_lookup: HashMap<String, SubmissionIx>,
+    /// Submissions sorted by lower-case code, for case-insensitive path
+    /// lookups (`submission_lookup`).
+    submissions_by_lower_code: Vec<SubmissionIx>,
     /// Per submission (by position): has a visible slot on the released schedule.
     pub is_talk: Per<SubmissionIx, bool>,
     /// Per submission: a talk, confirmed, while the schedule is public.
@@ -174,16 +188,12 @@ pub struct EventData {
     /// Per submission: the anonymised title, lower-cased, where there is one.
     pub anonymised_title_lower: Per<SubmissionIx, Option<String>>,
     /// Per submission: its speakers' profiles, in speaker order (`None` for
-    /// a speaker without one), so that rendering a page hashes no codes.
-    pub speaker_profiles: Grouped<SubmissionIx, Option<ProfileIx>>,
-    /// User code → positions of their submissions, sorted by code.
-    pub submissions_of_speaker: HashMap<String, Vec<SubmissionIx>>,
-    /// Speaker profiles by user code.
-    pub profile_index: HashMap<String, ProfileIx>,
-    /// Lower-case user code → profile position, for path lookups.
-    pub profile_lookup: HashMap<String, ProfileIx>,
+    /// a speaker without one), so that rendering a page looks no code up.
+    pub speaker_profiles: Groups<SubmissionIx, Option<ProfileIx>>,
     /// Profiles sorted by user code.
     pub profiles_by_code: Vec<ProfileIx>,
+    /// Profiles sorted by lower-case user code, for path lookups.
+    profiles_by_lower_code: Vec<ProfileIx>,
     /// Profiles of speakers of public talks, by user code.
     pub public_profiles_by_code: Vec<ProfileIx>,
     pub type_index: HashMap<i64, TypeIx>,
@@ -191,7 +201,8 @@ pub struct EventData {
     pub room_index: HashMap<i64, RoomIx>,
     pub tag_index: HashMap<i64, TagIx>,
     pub question_index: HashMap<i64, QuestionIx>,
-    pub review_index: HashMap<i64, ReviewIx>,
+    /// Reviews sorted by id.
+    reviews_by_id: Vec<ReviewIx>,
     /// Answers sorted by id.
     pub answers_by_id: Vec<AnswerIx>,
     /// Answers on public talks or their speakers, sorted by id: all the
@@ -203,12 +214,11 @@ pub struct EventData {
     /// Per profile (by position): speaks in a public talk.
     pub is_public_profile: Per<ProfileIx, bool>,
     /// Per profile (by position): positions of the speaker's submissions, by code.
-    pub profile_submissions: Per<ProfileIx, Vec<SubmissionIx>>,
-    pub answer_index: HashMap<i64, AnswerIx>,
-    /// Owner → answer positions sorted by answer id.
-    pub answers_of_submission: HashMap<String, Vec<AnswerIx>>,
-    pub answers_of_person: HashMap<String, Vec<AnswerIx>>,
-    pub answers_of_review: HashMap<i64, Vec<AnswerIx>>,
+    pub profile_submissions: Groups<ProfileIx, SubmissionIx>,
+    /// Per owner (by position): its answers' positions sorted by answer id.
+    pub answers_of_submission: Groups<SubmissionIx, AnswerIx>,
+    pub answers_of_person: Groups<ProfileIx, AnswerIx>,
+    pub answers_of_review: Groups<ReviewIx, AnswerIx>,
     /// Reviews sorted by (created, id).
     pub reviews_ordered: Vec<ReviewIx>,
     /// Per review (by position): the position of its submission.
@@ -229,25 +239,37 @@ fn index_by<T, K: std::hash::Hash + Eq, I>(
         .collect()
 }
 
-/// Answers grouped by an owner key, each group in answer-id order.
-// A `Vec`, not a slice: positions index the event's vectors.
-#[allow(clippy::ptr_arg)]
-fn answers_by<K: std::hash::Hash + Eq>(
-    by_id: &[AnswerIx],
-    answers: &Vec<Answer>,
-    key: impl Fn(&Answer) -> Option<K>,
-) -> HashMap<K, Vec<AnswerIx>> {
-    let mut out: HashMap<K, Vec<AnswerIx>> = HashMap::default();
-    for &i in by_id {
-        if let Some(k) = key(&answers[i]) {
-            out.entry(k).or_default().push(i);
-        }
+/// The position in `sorted` whose key `compare` finds equal to the one
+/// wanted (`compare` tells how a position's key compares with it); the last
+/// of them if several are, as a map built in list order would keep.
+fn find<I: Copy>(sorted: &[I], compare: impl Fn(I) -> Ordering) -> Option<I> {
+    let end = sorted.partition_point(|&i| compare(i) != Ordering::Greater);
+    let last = sorted[..end].last().copied()?;
+    (compare(last) == Ordering::Equal).then_some(last)
+}
+
+/// How `code`, lower-cased, compares with `lower`; without allocating when
+/// `code` is ASCII, as codes nearly always are.
+fn compare_lower(code: &str, lower: &str) -> Ordering {
+    if code.is_ascii() {
+        code.bytes()
+            .map(|b| b.to_ascii_lowercase())
+            .cmp(lower.bytes())
+    } else {
+        code.to_lowercase().as_str().cmp(lower)
     }
-    out
+}
+
+/// Positions `0..len` sorted by a lower-cased code, equal ones in list order.
+fn by_lower_code<I: From<u32>>(len: usize, code: impl Fn(usize) -> String) -> Vec<I> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    order.sort_by_cached_key(|&i| code(i as usize));
+    order.into_iter().map(I::from).collect()
 }
 
 impl EventData {
-    pub fn new(event: Event) -> Self {
+    pub fn new(mut event: Event) -> Self {
+        event.share_strings();
         let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
@@ -271,22 +293,17 @@ impl EventData {
             .copied()
             .filter(|&i| is_public_talk[i])
             .collect();
-        let mut submissions_of_speaker: HashMap<String, Vec<SubmissionIx>> = HashMap::default();
-        for &i in &submissions_by_code {
-            for speaker in &subs[i].speakers {
-                let list = submissions_of_speaker.entry(speaker.clone()).or_default();
-                if list.last() != Some(&i) {
-                    list.push(i);
-                }
-            }
-        }
         let profiles = &event.speakers;
         let mut profiles_by_code: Vec<ProfileIx> = ProfileIx::all(profiles.len()).collect();
         profiles_by_code.sort_by(|&a, &b| profiles[a].user.cmp(&profiles[b].user));
+        let profile_of =
+            |user: &str| find(&profiles_by_code, |p| profiles[p].user.as_str().cmp(user));
+        let submission_of =
+            |code: &str| find(&submissions_by_code, |i| subs[i].code.as_str().cmp(code));
 
         let public_speakers: HashSet<&str> = public_talks_by_code
             .iter()
-            .flat_map(|&i| subs[i].speakers.iter().map(String::as_str))
+            .flat_map(|&i| subs[i].speakers.iter().map(ArcStr::as_str))
             .collect();
         let is_public_profile: Per<ProfileIx, bool> = profiles
             .iter()
@@ -297,41 +314,41 @@ impl EventData {
             .copied()
             .filter(|&i| is_public_profile[i])
             .collect();
-        let profile_submissions = profiles
-            .iter()
-            .map(|p| {
-                submissions_of_speaker
-                    .get(&p.user)
-                    .cloned()
-                    .unwrap_or_default()
-            })
-            .collect();
-        let submission_index = index_by(subs, at::<SubmissionIx>, |s| s.code.clone());
-        let profile_index = index_by(profiles, at::<ProfileIx>, |p| p.user.clone());
-        let speaker_profiles = subs
-            .iter()
-            .map(|s| {
+        // Each speaker's submissions by code, a speaker named twice once.
+        let profile_submissions = Groups::new(
+            profiles.len(),
+            submissions_by_code.iter().flat_map(|&i| {
+                let speakers = &subs[i].speakers;
+                speakers
+                    .iter()
+                    .enumerate()
+                    .filter(move |(k, code)| !speakers[..*k].contains(code))
+                    .filter_map(move |(_, code)| Some((profile_of(code)?, i)))
+            }),
+        );
+        let speaker_profiles = Groups::new(
+            subs.len(),
+            subs.iter().enumerate().flat_map(|(i, s)| {
                 s.speakers
                     .iter()
-                    .map(|code| profile_index.get(code).copied())
-            })
-            .collect();
-        let review_index = index_by(&event.reviews, at::<ReviewIx>, |r| r.id);
-        let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);
+                    .map(move |code| (at::<SubmissionIx>(i), profile_of(code)))
+            }),
+        );
         let answers = &event.answers;
+        let reviews = &event.reviews;
+        let mut reviews_by_id: Vec<ReviewIx> = ReviewIx::all(reviews.len()).collect();
+        reviews_by_id.sort_by_key(|&i| reviews[i].id);
+        let review_of = |id: i64| find(&reviews_by_id, |r| reviews[r].id.cmp(&id));
+        let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);
         let answer_owner: Per<AnswerIx, AnswerOwner> = answers
             .iter()
             .map(|a| {
                 let found = if let Some(code) = &a.submission {
-                    submission_index
-                        .get(code)
-                        .map(|&i| AnswerOwner::Submission(i))
+                    submission_of(code).map(AnswerOwner::Submission)
                 } else if let Some(user) = &a.person {
-                    profile_index.get(user).map(|&i| AnswerOwner::Person(i))
+                    profile_of(user).map(AnswerOwner::Person)
                 } else {
-                    a.review
-                        .and_then(|id| review_index.get(&id))
-                        .map(|&i| AnswerOwner::Review(i))
+                    a.review.and_then(review_of).map(AnswerOwner::Review)
                 };
                 found.unwrap_or(AnswerOwner::Missing)
             })
@@ -351,9 +368,29 @@ impl EventData {
             .iter()
             .map(|a| question_index.get(&a.question).copied())
             .collect();
-        let reviews = &event.reviews;
+        let by_id = answers_by_id.iter().map(|&i| (i, &answers[i]));
+        let answers_of_submission = Groups::new(
+            subs.len(),
+            by_id
+                .clone()
+                .filter_map(|(i, a)| Some((submission_of(a.submission.as_deref()?)?, i))),
+        );
+        let answers_of_person = Groups::new(
+            profiles.len(),
+            by_id
+                .clone()
+                .filter_map(|(i, a)| Some((profile_of(a.person.as_deref()?)?, i))),
+        );
+        let answers_of_review = Groups::new(
+            reviews.len(),
+            by_id.filter_map(|(i, a)| Some((review_of(a.review?)?, i))),
+        );
         let mut reviews_ordered: Vec<ReviewIx> = ReviewIx::all(reviews.len()).collect();
         reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
+        let review_submission = reviews
+            .iter()
+            .map(|r| submission_of(&r.submission))
+            .collect();
 
         EventData {
             title_lower: subs.iter().map(|s| s.title.to_lowercase()).collect(),
@@ -366,33 +403,28 @@ impl EventData {
                 .collect(),
             tz,
             schedule_public,
-            review_submission: reviews
-                .iter()
-                .map(|r| submission_index.get(&r.submission).copied())
-                .collect(),
-            submission_index,
-            submission_lookup: index_by(subs, at::<SubmissionIx>, |s| s.code.to_lowercase()),
+            review_submission,
+            submissions_by_lower_code: by_lower_code(subs.len(), |i| subs[i].code.to_lowercase()),
             submissions_by_code,
             talks_by_code,
             public_talks_by_code,
             public_profiles_by_code,
             is_talk,
             is_public_talk,
-            submissions_of_speaker,
             speaker_profiles,
-            profile_index,
-            profile_lookup: index_by(profiles, at::<ProfileIx>, |p| p.user.to_lowercase()),
+            profiles_by_lower_code: by_lower_code(profiles.len(), |i| {
+                profiles[i].user.to_lowercase()
+            }),
             profiles_by_code,
             type_index: index_by(&event.submission_types, at::<TypeIx>, |t| t.id),
             track_index: index_by(&event.tracks, at::<TrackIx>, |t| t.id),
             room_index: index_by(&event.rooms, at::<RoomIx>, |r| r.id),
             tag_index: index_by(&event.tags, at::<TagIx>, |t| t.id),
             question_index,
-            review_index,
-            answer_index: index_by(answers, at::<AnswerIx>, |a| a.id),
-            answers_of_submission: answers_by(&answers_by_id, answers, |a| a.submission.clone()),
-            answers_of_person: answers_by(&answers_by_id, answers, |a| a.person.clone()),
-            answers_of_review: answers_by(&answers_by_id, answers, |a| a.review),
+            reviews_by_id,
+            answers_of_submission,
+            answers_of_person,
+            answers_of_review,
             public_owner_answers_by_id,
             answers_by_id,
             answer_owner,
@@ -400,15 +432,31 @@ impl EventData {
             is_public_profile,
             profile_submissions,
             reviews_ordered,
-            reviewers_who_wrote: reviews.iter().map(|r| r.user.clone()).collect(),
+            reviewers_who_wrote: reviews.iter().map(|r| r.user.to_string()).collect(),
             event,
         }
     }
 
+    /// The position of the submission with this code.
+    pub fn submission_position(&self, code: &str) -> Option<SubmissionIx> {
+        let subs = &self.event.submissions;
+        find(&self.submissions_by_code, |i| {
+            subs[i].code.as_str().cmp(code)
+        })
+    }
+
+    /// The position of the submission with this code in any case.
+    pub fn submission_lookup(&self, code: &str) -> Option<SubmissionIx> {
+        let subs = &self.event.submissions;
+        let lower = code.to_lowercase();
+        find(&self.submissions_by_lower_code, |i| {
+            compare_lower(&subs[i].code, &lower)
+        })
+    }
+
     pub fn submission(&self, code: &str) -> Option<&Submission> {
-        self.submission_index
-            .get(code)
-            .map(|&i| &self.event.submissions[i])
+        self.submission_position(code)
+            .map(|i| &self.event.submissions[i])
     }
 
     pub fn question(&self, id: i64) -> Option<&Question> {
@@ -435,14 +483,46 @@ impl EventData {
         self.tag_index.get(&id).map(|&i| &self.event.tags[i])
     }
 
+    pub fn review_position(&self, id: i64) -> Option<ReviewIx> {
+        let reviews = &self.event.reviews;
+        find(&self.reviews_by_id, |r| reviews[r].id.cmp(&id))
+    }
+
     pub fn review(&self, id: i64) -> Option<&Review> {
-        self.review_index.get(&id).map(|&i| &self.event.reviews[i])
+        self.review_position(id).map(|i| &self.event.reviews[i])
+    }
+
+    pub fn answer_position(&self, id: i64) -> Option<AnswerIx> {
+        let answers = &self.event.answers;
+        find(&self.answers_by_id, |a| answers[a].id.cmp(&id))
+    }
+
+    /// The position of the user's speaker profile.
+    pub fn profile_position(&self, user: &str) -> Option<ProfileIx> {
+        let profiles = &self.event.speakers;
+        find(&self.profiles_by_code, |p| {
+            profiles[p].user.as_str().cmp(user)
+        })
+    }
+
+    /// The position of the profile of this user code in any case.
+    pub fn profile_lookup(&self, user: &str) -> Option<ProfileIx> {
+        let profiles = &self.event.speakers;
+        let lower = user.to_lowercase();
+        find(&self.profiles_by_lower_code, |p| {
+            compare_lower(&profiles[p].user, &lower)
+        })
     }
 
     pub fn profile(&self, user: &str) -> Option<&SpeakerProfile> {
-        self.profile_index
-            .get(user)
-            .map(|&i| &self.event.speakers[i])
+        self.profile_position(user).map(|i| &self.event.speakers[i])
+    }
+
+    /// Positions of the user's submissions, by code (every speaker has a
+    /// profile: validation sees to it).
+    pub fn submissions_of_speaker(&self, user: &str) -> &[SubmissionIx] {
+        self.profile_position(user)
+            .map_or(&[], |p| self.profile_submissions.of(p))
     }
 
     /// The submission's duration, else its type's default.
@@ -662,5 +742,55 @@ impl Catalog {
 
     pub fn user(&self, code: &str) -> Option<&User> {
         self.users.get(code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_takes_the_last_equal_position_as_a_map_built_in_order_would() {
+        let keys = ["a", "b", "b", "c"];
+        let sorted: Vec<usize> = vec![0, 2, 1, 3]; // equal keys in any order
+        assert_eq!(find(&sorted, |i| keys[i].cmp("b")), Some(1));
+        assert_eq!(find(&sorted, |i| keys[i].cmp("a")), Some(0));
+        assert_eq!(find(&sorted, |i| keys[i].cmp("bb")), None);
+        assert_eq!(find(&[] as &[usize], |i| keys[i].cmp("a")), None);
+    }
+
+    #[test]
+    fn lower_case_lookups_compare_as_to_lowercase_does() {
+        for (code, lower) in [
+            ("AbC", "abc"),
+            ("ÄBC", "äbc"),
+            ("ΣΑΣ", "σας"),
+            ("a_B", "a_b"),
+        ] {
+            assert_eq!(compare_lower(code, lower), Ordering::Equal, "{code}");
+            assert_eq!(compare_lower(code, &code.to_lowercase()), Ordering::Equal);
+        }
+        assert_eq!(compare_lower("ABD", "abc"), Ordering::Greater);
+        assert_eq!(compare_lower("AB", "abc"), Ordering::Less);
+        let codes = ["b", "A", "a", "C"];
+        let order: Vec<usize> = by_lower_code::<u32>(codes.len(), |i| codes[i].to_lowercase())
+            .into_iter()
+            .map(|i| i as usize)
+            .collect();
+        assert_eq!(order, [1, 2, 0, 3]);
+        assert_eq!(find(&order, |i| compare_lower(codes[i], "a")), Some(2));
+    }
+
+    #[test]
+    fn groups_keep_each_owners_items_in_the_order_given() {
+        let groups: Groups<SubmissionIx, u32> = Groups::new(
+            3,
+            [(2u32, 10), (0, 11), (2, 12)]
+                .into_iter()
+                .map(|(owner, item)| (SubmissionIx::from(owner), item)),
+        );
+        assert_eq!(groups.of(SubmissionIx::from(0)), [11]);
+        assert_eq!(groups.of(SubmissionIx::from(1)), [] as [u32; 0]);
+        assert_eq!(groups.of(SubmissionIx::from(2)), [10, 12]);
     }
 }

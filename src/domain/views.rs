@@ -408,18 +408,16 @@ impl<'a> Renderer<'a> {
     /// The nested answers of one owner that the caller may see, by id.
     fn nested_answers(
         &self,
-        positions: impl FnOnce() -> Option<&'a Vec<AnswerIx>>,
+        positions: &'a [AnswerIx],
         selector: &QuestionSelector,
         in_submission: bool,
     ) -> Vec<AnswerView<'a>> {
         if *selector == QuestionSelector::None {
             return Vec::new();
         }
-        let positions = positions();
         let answers = &self.access.data.event.answers;
         positions
-            .into_iter()
-            .flatten()
+            .iter()
             .filter(|&&i| selector.includes(answers[i].question) && self.access.sees_answer_at(i))
             .map(|&i| &answers[i])
             .filter_map(|a| self.answer(a, in_submission))
@@ -483,8 +481,8 @@ impl<'a> Renderer<'a> {
         } else {
             sub.speakers
                 .iter()
-                .zip(&data.speaker_profiles[position])
-                .filter_map(|(code, profile)| Some((self.users.get(code)?, profile)))
+                .zip(data.speaker_profiles.of(position))
+                .filter_map(|(code, profile)| Some((self.users.get(code.as_str())?, profile)))
                 .map(|(user, profile)| SpeakerBrief {
                     code: &user.code,
                     name: &user.name,
@@ -530,11 +528,7 @@ impl<'a> Renderer<'a> {
                     description: &r.description,
                 })
                 .collect(),
-            answers: self.nested_answers(
-                || data.answers_of_submission.get(&sub.code),
-                selector,
-                true,
-            ),
+            answers: self.nested_answers(data.answers_of_submission.of(position), selector, true),
             created: orga.then(|| self.dt(&sub.created)),
             pending_state: orga.then_some(sub.pending_state),
             notes: orga.then_some(sub.notes.as_str()),
@@ -566,7 +560,7 @@ impl<'a> Renderer<'a> {
                 .collect(),
             avatar: user.avatar.as_deref(),
             answers: self.nested_answers(
-                || self.access.data.answers_of_person.get(&user.code),
+                self.access.data.answers_of_person.of(position),
                 selector,
                 false,
             ),
@@ -579,7 +573,11 @@ impl<'a> Renderer<'a> {
         let user = self
             .access
             .shows_reviewer_name(review)
-            .then(|| self.users.get(&review.user).map(|u| u.name.as_str()))
+            .then(|| {
+                self.users
+                    .get(review.user.as_str())
+                    .map(|u| u.name.as_str())
+            })
             .flatten();
         ReviewView {
             id: review.id,
@@ -591,7 +589,10 @@ impl<'a> Renderer<'a> {
             updated: self.dt(&review.updated),
             // A review always carries the answers the caller may see.
             answers: self.nested_answers(
-                || self.access.data.answers_of_review.get(&review.id),
+                self.access
+                    .data
+                    .review_position(review.id)
+                    .map_or(&[], |i| self.access.data.answers_of_review.of(i)),
                 &QuestionSelector::All,
                 false,
             ),

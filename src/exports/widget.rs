@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::schedule::ExportSchedule;
 use super::text::{iso, iso_in, xml_attr_escaped, xml_escaped};
-use crate::model::Timestamp;
+use crate::model::{ArcStr, Timestamp};
 
 pub fn widget(s: &ExportSchedule) -> Vec<u8> {
     let tz = &s.data.tz;
@@ -64,7 +64,7 @@ pub fn widget(s: &ExportSchedule) -> Vec<u8> {
     let speaker_codes: BTreeSet<&str> = s
         .talks
         .iter()
-        .flat_map(|t| t.sub.speakers.iter().map(String::as_str))
+        .flat_map(|t| t.sub.speakers.iter().map(ArcStr::as_str))
         .collect();
     let tracks: Vec<Value> = s
         .tracks_sorted()

@@ -39,7 +39,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 /// Codes are ASCII, so comparing them ignoring ASCII case is exact.
-fn same_code(value: &Option<String>, wanted: &Option<String>) -> bool {
+fn same_code(value: &Option<crate::model::ArcStr>, wanted: &Option<String>) -> bool {
     match wanted {
         None => true,
         Some(wanted) => value
@@ -106,9 +106,7 @@ async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> Api
     let id = path_id(&id)?;
     let answer = ctx
         .event
-        .answer_index
-        .get(&id)
-        .copied()
+        .answer_position(id)
         .filter(|&i| access.sees_answer_at(i))
         .map(|i| &ctx.event.event.answers[i])
         .ok_or(ApiError::NotFound)?;

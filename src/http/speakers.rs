@@ -110,9 +110,7 @@ async fn detail(
     let access = ctx.access();
     let profile = ctx
         .event
-        .profile_lookup
-        .get(&code.to_lowercase())
-        .copied()
+        .profile_lookup(&code)
         .filter(|&p| access.sees_speaker_at(p))
         .ok_or(ApiError::NotFound)?;
     let view = ctx

@@ -278,9 +278,7 @@ async fn detail(
     let access = ctx.access();
     let position = ctx
         .event
-        .submission_lookup
-        .get(&code.to_lowercase())
-        .copied()
+        .submission_lookup(&code)
         .filter(|&i| in_set(&access, i, kind))
         .ok_or(ApiError::NotFound)?;
     Ok(json(

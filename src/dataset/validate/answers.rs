@@ -75,10 +75,10 @@ pub(super) fn answer(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> 
     Some(Answer {
         id: id.unwrap_or_default(),
         question: question.map_or(0, |(id, _)| id),
-        answer: text,
-        answer_file,
-        submission,
-        person,
+        answer: text.into(),
+        answer_file: answer_file.map(Into::into),
+        submission: submission.map(Into::into),
+        person: person.map(Into::into),
         review,
         options,
     })

@@ -34,9 +34,9 @@ pub(super) fn review(
     o.finish(cx);
     Some(Review {
         id: id.unwrap_or_default(),
-        submission: submission.unwrap_or_default(),
-        user: user.unwrap_or_default(),
-        text,
+        submission: submission.unwrap_or_default().into(),
+        user: user.unwrap_or_default().into(),
+        text: text.into(),
         score,
         created,
         updated,

@@ -36,7 +36,7 @@ pub(super) fn submission(
                 ),
             );
         }
-        Some(user)
+        Some(user.into())
     });
     no_duplicates(cx, &o.at("speakers"), &speakers, "speaker");
     let submission_type = o.req(cx, "submission_type", |cx, p, v| {
