@@ -285,12 +285,6 @@ impl<'a> Access<'a> {
         }
     }
 
-    pub fn sees_review(&self, review: &Review) -> bool {
-        self.data
-            .review_position(review.id)
-            .is_some_and(|i| self.sees_review_at(i))
-    }
-
     /// Whether the review's author is named to the caller.
     pub fn shows_reviewer_name(&self, review: &Review) -> bool {
         self.role == Role::Organiser

@@ -488,10 +488,6 @@ impl EventData {
         find(&self.reviews_by_id, |r| reviews[r].id.cmp(&id))
     }
 
-    pub fn review(&self, id: i64) -> Option<&Review> {
-        self.review_position(id).map(|i| &self.event.reviews[i])
-    }
-
     pub fn answer_position(&self, id: i64) -> Option<AnswerIx> {
         let answers = &self.event.answers;
         find(&self.answers_by_id, |a| answers[a].id.cmp(&id))

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::model::*;
 
 use super::access::{Access, Role};
-use super::catalog::{AnswerIx, ProfileIx, SubmissionIx};
+use super::catalog::{AnswerIx, ProfileIx, ReviewIx, SubmissionIx};
 use super::time::{format_in, is_midnight_in};
 
 /// Which answers to nest (`questions` parameter): none, all, or some question ids.
@@ -569,7 +569,9 @@ impl<'a> Renderer<'a> {
         })
     }
 
-    pub fn review(&self, review: &'a Review) -> ReviewView<'a> {
+    /// The review at `position` (as with submissions, no lookup per item).
+    pub fn review(&self, position: ReviewIx) -> ReviewView<'a> {
+        let review = &self.access.data.event.reviews[position];
         let user = self
             .access
             .shows_reviewer_name(review)
@@ -589,10 +591,7 @@ impl<'a> Renderer<'a> {
             updated: self.dt(&review.updated),
             // A review always carries the answers the caller may see.
             answers: self.nested_answers(
-                self.access
-                    .data
-                    .review_position(review.id)
-                    .map_or(&[], |i| self.access.data.answers_of_review.of(i)),
+                self.access.data.answers_of_review.of(position),
                 &QuestionSelector::All,
                 false,
             ),

@@ -55,18 +55,17 @@ fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
             .collect()
     });
     let renderer = ctx.renderer(&access);
-    ctx.caller.page(&params, pagination, &items, |&i| {
-        renderer.review(&reviews[i])
-    })
+    ctx.caller
+        .page(&params, pagination, &items, |&i| renderer.review(i))
 }
 
 async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
     let access = ctx.access();
     let id = path_id(&id)?;
-    let review = ctx
+    let position = ctx
         .event
-        .review(id)
-        .filter(|r| access.sees_review(r))
+        .review_position(id)
+        .filter(|&i| access.sees_review_at(i))
         .ok_or(ApiError::NotFound)?;
-    Ok(json(&ctx.renderer(&access).review(review)))
+    Ok(json(&ctx.renderer(&access).review(position)))
 }
