@@ -104,12 +104,18 @@ where
             return self.inner.format_event(ctx, writer, event);
         }
         let ansi = writer.has_ansi_escapes();
+        let mut line = Line {
+            writer: &mut writer,
+            buf: [0; LINE_CAPACITY],
+            len: 0,
+        };
+        let writer = &mut line;
         match self.layout {
             Layout::Text => {
                 if ansi {
                     writer.write_str(DIMMED)?;
                 }
-                if self.timer.format_time(&mut writer).is_err() {
+                if self.timer.format_time(&mut Writer::new(writer)).is_err() {
                     writer.write_str("<unknown time>")?;
                 }
                 if ansi {
@@ -134,34 +140,71 @@ where
                     writer.write_str(": ")?;
                 }
                 let mut fields = TextFields {
-                    writer: &mut writer,
+                    writer,
                     ansi,
                     first: true,
                     result: Ok(()),
                 };
                 event.record(&mut fields);
                 fields.result?;
-                writer.write_str("\n")
+                writer.write_str("\n")?;
             }
             Layout::Json => {
                 writer.write_str("{\"timestamp\":\"")?;
                 // The timestamp is ours (`log_writer::Timestamps`): digits,
                 // `-`, `:`, `.`, `T` and `Z`, nothing to escape.
-                let _ = self.timer.format_time(&mut writer);
+                let _ = self.timer.format_time(&mut Writer::new(writer));
                 writer.write_str("\",\"level\":\"")?;
                 writer.write_str(meta.level().as_str())?;
                 writer.write_str("\"")?;
                 let mut fields = JsonFields {
-                    writer: &mut writer,
+                    writer,
                     result: Ok(()),
                 };
                 event.record(&mut fields);
                 fields.result?;
                 writer.write_str(",\"target\":\"")?;
                 writer.write_str(ACCESS_TARGET)?;
-                writer.write_str("\"}\n")
+                writer.write_str("\"}\n")?;
             }
         }
+        line.flush()
+    }
+}
+
+/// Room for a line on the stack (an access line is about 130 bytes).
+const LINE_CAPACITY: usize = 384;
+
+/// The line being assembled on the stack, handed to the `fmt` layer's
+/// buffer in one `write_str` rather than in 25 (each through
+/// `dyn fmt::Write`); a line longer than `LINE_CAPACITY` in several.
+struct Line<'a, 'w> {
+    writer: &'a mut Writer<'w>,
+    buf: [u8; LINE_CAPACITY],
+    len: usize,
+}
+
+impl Line<'_, '_> {
+    fn flush(&mut self) -> fmt::Result {
+        // Whole `&str`s only were copied in: always UTF-8.
+        let text = std::str::from_utf8(&self.buf[..self.len]).map_err(|_| fmt::Error)?;
+        self.writer.write_str(text)?;
+        self.len = 0;
+        Ok(())
+    }
+}
+
+impl Write for Line<'_, '_> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        if self.len + text.len() > LINE_CAPACITY {
+            self.flush()?;
+            if text.len() > LINE_CAPACITY {
+                return self.writer.write_str(text);
+            }
+        }
+        self.buf[self.len..self.len + text.len()].copy_from_slice(text.as_bytes());
+        self.len += text.len();
+        Ok(())
     }
 }
 
@@ -189,15 +232,15 @@ fn level_colour(level: &Level) -> &'static str {
 
 /// The fields in text: `message` bare, the others `name=value`, separated
 /// by spaces; strings as they are (as `%value` was written).
-struct TextFields<'a, 'w> {
-    writer: &'a mut Writer<'w>,
+struct TextFields<'a, W> {
+    writer: &'a mut W,
     ansi: bool,
     first: bool,
     result: fmt::Result,
 }
 
-impl TextFields<'_, '_> {
-    fn field(&mut self, field: &Field, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
+impl<W: Write> TextFields<'_, W> {
+    fn field(&mut self, field: &Field, value: impl FnOnce(&mut W) -> fmt::Result) {
         if self.result.is_err() {
             return;
         }
@@ -224,7 +267,7 @@ impl TextFields<'_, '_> {
     }
 }
 
-impl Visit for TextFields<'_, '_> {
+impl<W: Write> Visit for TextFields<'_, W> {
     fn record_str(&mut self, field: &Field, value: &str) {
         self.field(field, |w| w.write_str(value));
     }
@@ -242,13 +285,13 @@ impl Visit for TextFields<'_, '_> {
 /// The fields in JSON, each `,"name":value`: strings escaped as
 /// `serde_json` escapes them, integers as numbers, anything else as its
 /// `Debug` text in a string (as `tracing_subscriber`'s JSON does).
-struct JsonFields<'a, 'w> {
-    writer: &'a mut Writer<'w>,
+struct JsonFields<'a, W> {
+    writer: &'a mut W,
     result: fmt::Result,
 }
 
-impl JsonFields<'_, '_> {
-    fn field(&mut self, field: &Field, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
+impl<W: Write> JsonFields<'_, W> {
+    fn field(&mut self, field: &Field, value: impl FnOnce(&mut W) -> fmt::Result) {
         if self.result.is_err() {
             return;
         }
@@ -261,7 +304,7 @@ impl JsonFields<'_, '_> {
     }
 }
 
-impl Visit for JsonFields<'_, '_> {
+impl<W: Write> Visit for JsonFields<'_, W> {
     fn record_str(&mut self, field: &Field, value: &str) {
         self.field(field, |w| {
             w.write_str("\"")?;
@@ -455,12 +498,15 @@ mod tests {
             ),
             ("PURGE", "", 200, 1),
         ];
+        // Longer than the line's room on the stack (LINE_CAPACITY).
+        let long = format!("/api/{}\"/", "\u{e9}x".repeat(400));
+        let cases = cases.into_iter().chain([("GET", long.as_str(), 200, 5)]);
         for (layout, ansi) in [
             (Layout::Text, false),
             (Layout::Text, true),
             (Layout::Json, false),
         ] {
-            for (method, path, status, micros) in cases {
+            for (method, path, status, micros) in cases.clone() {
                 let ours = log(layout, ansi, true, "info", || {
                     request(method, path, status, micros)
                 });
