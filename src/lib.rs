@@ -9,6 +9,7 @@
 //! - [`dataset`]: the import/export format and the demo generator;
 //! - [`model`]: the plain data all of them share.
 
+pub mod access_log;
 pub mod cache;
 pub mod dataset;
 pub mod domain;

@@ -302,13 +302,17 @@ fn init_logging(format: LogFormat, level: Option<&str>) -> confapi::log_writer::
     let registry = tracing_subscriber::registry().with(log_filter(level));
     let (writer, guard) = confapi::log_writer::batch_writer(std::io::stderr());
     let timer = confapi::log_writer::Timestamps;
+    // The access line is written by access_log::AccessFormat, every other
+    // event by tracing_subscriber's formatter.
+    use confapi::access_log::{AccessFormat, Layout};
     match format {
         LogFormat::Text => registry
             .with(
                 tracing_subscriber::fmt::layer()
                     .with_timer(timer)
                     .with_writer(writer)
-                    .with_ansi(std::io::stderr().is_terminal()),
+                    .with_ansi(std::io::stderr().is_terminal())
+                    .map_event_format(|inner| AccessFormat::new(inner, timer, Layout::Text)),
             )
             .init(),
         LogFormat::Json => registry
@@ -317,7 +321,8 @@ fn init_logging(format: LogFormat, level: Option<&str>) -> confapi::log_writer::
                     .json()
                     .flatten_event(true)
                     .with_timer(timer)
-                    .with_writer(writer),
+                    .with_writer(writer)
+                    .map_event_format(|inner| AccessFormat::new(inner, timer, Layout::Json)),
             )
             .init(),
     }

@@ -66,7 +66,8 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     } else if status.is_server_error() {
         tracing::error!(%method, %path, status = status.as_u16(), micros = elapsed.as_micros() as u64, "request failed");
     } else {
-        tracing::info!(%method, %path, status = status.as_u16(), micros = elapsed.as_micros() as u64, "request");
+        // The access line: written without generic formatting (access_log).
+        crate::access_log::request(method.as_str(), &path, status.as_u16(), micros);
     }
     response
 }

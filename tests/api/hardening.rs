@@ -1035,6 +1035,86 @@ fn a_partial_header_cannot_hold_the_shutdown() {
     );
 }
 
+/// The access line, as the binary writes it, in text and JSON (written by
+/// confapi::access_log, not tracing_subscriber's generic formatter): exactly
+/// the documented line, bar the timestamp and the microseconds; and
+/// `RUST_LOG=warn` (or `--log-level warn`) leaves it out.
+#[test]
+fn access_line_is_exact_and_follows_the_filter() {
+    /// The line with its timestamp as `T` and its microseconds as `M`.
+    fn masked(line: &str) -> String {
+        let start = line
+            .find(|c: char| c.is_ascii_digit())
+            .expect("a timestamp");
+        let end = start + line[start..].find('Z').expect("a timestamp") + 1;
+        let time = &line[start..end];
+        assert_eq!(time.len(), "2026-11-25T17:34:00.194707Z".len(), "{line}");
+        assert!(chrono::DateTime::parse_from_rfc3339(time).is_ok(), "{line}");
+        let cut = line.find("micros").expect("micros") + "micros".len();
+        let cut = cut
+            + line[cut..]
+                .find(|c: char| c.is_ascii_digit())
+                .expect("micros");
+        let digits = line[cut..].bytes().take_while(u8::is_ascii_digit).count();
+        format!(
+            "{}T{}M{}",
+            &line[..start],
+            &line[end..cut],
+            &line[cut + digits..]
+        )
+    }
+    for (format, env, args, expected) in [
+        (
+            "text",
+            Some("info"),
+            &[][..],
+            Some("T  INFO confapi::http::transport: request method=GET path=/api/events/democon/talks/ status=200 micros=M"),
+        ),
+        (
+            "json",
+            Some("info"),
+            &[][..],
+            Some(r#"{"timestamp":"T","level":"INFO","message":"request","method":"GET","path":"/api/events/democon/talks/","status":200,"micros":M,"target":"confapi::http::transport"}"#),
+        ),
+        ("text", Some("warn,confapi::http=info"), &[][..], Some("")),
+        ("text", Some("warn"), &[][..], None),
+        ("json", Some("warn"), &[][..], None),
+        ("json", None, &["--log-level", "warn"][..], None),
+    ] {
+        let mut flags = vec!["--log-format", format];
+        flags.extend_from_slice(args);
+        let envs: Vec<(&str, &str)> = env.map(|e| ("RUST_LOG", e)).into_iter().collect();
+        let mut server = Process::start(&flags, &envs);
+        let reply = reqwest::blocking::get(format!(
+            "{}/api/events/democon/talks/?q=not+logged",
+            server.base
+        ))
+        .unwrap();
+        assert_eq!(reply.status(), 200);
+        let sigterm = Instant::now();
+        server.terminate();
+        server.wait_exit(sigterm, Duration::from_secs(10));
+        let log = server.log();
+        assert!(!log.contains("not+logged"), "{log}");
+        let access: Vec<&str> = log
+            .lines()
+            .filter(|line| line.contains("/api/events/democon/talks/"))
+            .collect();
+        match expected {
+            None => assert!(access.is_empty(), "{format} {env:?} {args:?}:\n{log}"),
+            Some(expected) => {
+                assert_eq!(access.len(), 1, "{format} {env:?}:\n{log}");
+                let line = masked(access[0]);
+                if expected.is_empty() {
+                    assert!(line.contains(" INFO confapi::http::transport: request method=GET"), "{line}");
+                } else {
+                    assert_eq!(line, expected);
+                }
+            }
+        }
+    }
+}
+
 /// `--log-format json` writes one JSON object per line, the access log
 /// included; no token ever appears in the log, even at trace level.
 #[test]
