@@ -286,7 +286,10 @@ fn build_catalog(
             patched,
         });
     }
-    for event in loaded.changed_events {
+    // A patched event shares its base's strings already (a clone of an
+    // `ArcStr` is the same string); sharing them again took seconds.
+    for mut event in loaded.changed_events {
+        event.share_strings();
         fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
     }
     let events = loaded

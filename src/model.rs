@@ -249,7 +249,7 @@ impl Event {
     /// one string each: 100,000 submissions come with some 1.7 million of
     /// them, mostly a few hundred thousand distinct codes said again.
     pub fn share_strings(&mut self) {
-        let mut seen: std::collections::HashSet<ArcStr> = Default::default();
+        let mut seen: rustc_hash::FxHashSet<ArcStr> = Default::default();
         let mut share = |text: &mut ArcStr| match seen.get(text.as_str()) {
             Some(shared) => *text = shared.clone(),
             None => {

@@ -268,8 +268,7 @@ fn by_lower_code<I: From<u32>>(len: usize, code: impl Fn(usize) -> String) -> Ve
 }
 
 impl EventData {
-    pub fn new(mut event: Event) -> Self {
-        event.share_strings();
+    pub fn new(event: Event) -> Self {
         let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
