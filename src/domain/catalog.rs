@@ -295,10 +295,22 @@ impl EventData {
         let profiles = &event.speakers;
         let mut profiles_by_code: Vec<ProfileIx> = ProfileIx::all(profiles.len()).collect();
         profiles_by_code.sort_by(|&a, &b| profiles[a].user.cmp(&profiles[b].user));
-        let profile_of =
-            |user: &str| find(&profiles_by_code, |p| profiles[p].user.as_str().cmp(user));
-        let submission_of =
-            |code: &str| find(&submissions_by_code, |i| subs[i].code.as_str().cmp(code));
+        // Hash maps of borrowed codes, for building only: a binary search
+        // per answer and speaker made indexing (and so each reload) of the
+        // 100,000-submission event take seconds. The last of equal codes
+        // wins, as with the lookups the event keeps.
+        let profile_map: HashMap<&str, ProfileIx> = profiles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.user.as_str(), at(i)))
+            .collect();
+        let submission_map: HashMap<&str, SubmissionIx> = subs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.code.as_str(), at(i)))
+            .collect();
+        let profile_of = |user: &str| profile_map.get(user).copied();
+        let submission_of = |code: &str| submission_map.get(code).copied();
 
         let public_speakers: HashSet<&str> = public_talks_by_code
             .iter()
