@@ -227,10 +227,10 @@ pub struct EventData {
     pub reviewers_who_wrote: HashSet<String>,
 }
 
-fn index_by<T, K: std::hash::Hash + Eq, I>(
-    items: &[T],
+fn index_by<'t, T, K: std::hash::Hash + Eq, I>(
+    items: &'t [T],
     position: impl Fn(usize) -> I,
-    key: impl Fn(&T) -> K,
+    key: impl Fn(&'t T) -> K,
 ) -> HashMap<K, I> {
     items
         .iter()
@@ -299,16 +299,8 @@ impl EventData {
         // per answer and speaker made indexing (and so each reload) of the
         // 100,000-submission event take seconds. The last of equal codes
         // wins, as with the lookups the event keeps.
-        let profile_map: HashMap<&str, ProfileIx> = profiles
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.user.as_str(), at(i)))
-            .collect();
-        let submission_map: HashMap<&str, SubmissionIx> = subs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.code.as_str(), at(i)))
-            .collect();
+        let profile_map = index_by(profiles, at::<ProfileIx>, |p| p.user.as_str());
+        let submission_map = index_by(subs, at::<SubmissionIx>, |s| s.code.as_str());
         let profile_of = |user: &str| profile_map.get(user).copied();
         let submission_of = |code: &str| submission_map.get(code).copied();
 
