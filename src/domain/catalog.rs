@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chrono_tz::Tz;
 
-use super::search::{LazyIndex, TrigramIndex};
+use super::search::{DistinctTextIndex, LazyIndex, TrigramIndex};
 use crate::model::*;
 
 /// A position in one of an event's lists. Each list has its own type, so a
@@ -569,7 +569,7 @@ pub struct EventSearch {
     /// Name and e-mail of each speaker.
     pub speakers: LazyIndex,
     /// The text of each answer.
-    pub answers: LazyIndex,
+    pub answers: LazyIndex<DistinctTextIndex>,
     /// The text of each question, in every language (by position in the
     /// event's questions).
     pub questions: LazyIndex,
@@ -690,15 +690,16 @@ impl Catalog {
     }
 
     /// The index of an event's answers (by id): their text.
-    pub fn answer_index(&self, event: &EventData) -> Option<&TrigramIndex> {
+    pub fn answer_index(&self, event: &EventData) -> Option<&DistinctTextIndex> {
         let position = self.position(event)?;
         Some(self.search[position].answers.get_or_build(|| {
-            let texts: Vec<String> = event
-                .answers_by_id
-                .iter()
-                .map(|&a| event.event.answers[a].answer.to_lowercase())
-                .collect();
-            TrigramIndex::build(texts.iter().map(|t| std::iter::once(t.as_str())))
+            DistinctTextIndex::build(
+                event
+                    .answers_by_id
+                    .iter()
+                    .map(|&a| event.event.answers[a].answer.as_str()),
+                str::to_lowercase,
+            )
         }))
     }
 
