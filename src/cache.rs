@@ -240,10 +240,42 @@ impl CatalogCache {
             catalog,
         );
         self.health().ready = true;
-        drop(previous);
-        release_free_memory();
+        drop(cached);
+        retire(previous);
         Ok(())
     }
+}
+
+/// How long a replaced snapshot waits for the requests that began before
+/// the swap (they hold it) before whichever of them ends last frees it.
+const RETIRE_WAIT: Duration = Duration::from_secs(10);
+
+/// Frees a replaced snapshot on a blocking thread once the requests that
+/// began before the swap have let go of it. Freeing the 100,000-submission
+/// event's millions of allocations takes hundreds of milliseconds, which on
+/// an async worker would stall every request queued behind it.
+fn retire(previous: Arc<Catalog>) {
+    tokio::task::spawn_blocking(move || {
+        let deadline = Instant::now() + RETIRE_WAIT;
+        let mut previous = previous;
+        loop {
+            match Arc::try_unwrap(previous) {
+                Ok(catalog) => {
+                    drop(catalog);
+                    break;
+                }
+                Err(held) if Instant::now() < deadline => {
+                    previous = held;
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(held) => {
+                    drop(held);
+                    break;
+                }
+            }
+        }
+        release_free_memory();
+    });
 }
 
 /// What a reload built: the catalog, or the events whose patch did not add
