@@ -115,11 +115,11 @@ async fn main() {
     let users = loaded
         .users
         .into_iter()
-        .map(|u| (u.code.clone(), u))
+        .map(|u| (u.code.clone(), Arc::new(u)))
         .collect();
     let catalog = Catalog::new(loaded.version, users, events);
     println!(
-        "catalog (users map, tokens, names): {}",
+        "catalog (users map, tokens, names, speakers' users): {}",
         mib(held() - before)
     );
     println!("held in all: {}; {}", mib(held() - base), rss());

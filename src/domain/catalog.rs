@@ -146,6 +146,22 @@ impl<I: Copy + Into<usize>, T> Groups<I, T> {
         }
     }
 
+    /// One group per owner, in owner order.
+    fn from_groups<G: IntoIterator<Item = T>>(groups: impl IntoIterator<Item = G>) -> Self {
+        let mut starts = vec![0u32];
+        let mut items = Vec::new();
+        for group in groups {
+            items.extend(group);
+            starts.push(u32::try_from(items.len()).expect("fewer than 2^32 items"));
+        }
+        items.shrink_to_fit();
+        Groups {
+            starts,
+            items,
+            _index: std::marker::PhantomData,
+        }
+    }
+
     pub fn of(&self, owner: I) -> &[T] {
         let i = owner.into();
         &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
@@ -554,6 +570,10 @@ pub struct Catalog {
     /// not in `EventData` because names belong to users, which any import
     /// may change without touching the event.
     pub speaker_names_lower: Vec<Vec<String>>,
+    /// Per event (same positions), per submission: the user of each of its
+    /// speakers, in `speakers` order (None for a code with no user), so that
+    /// a page of submissions looks no user up by code.
+    pub speaker_users: Vec<SpeakerUsers>,
     /// Per event (same positions): its search indexes, built on first use.
     pub search: Vec<EventSearch>,
 }
@@ -576,7 +596,12 @@ pub struct EventSearch {
 }
 
 /// Users by code.
-pub type Users = HashMap<String, User>;
+/// The users of each submission's speakers, by submission position.
+pub type SpeakerUsers = Groups<SubmissionIx, Option<Arc<User>>>;
+
+/// Shared, so that a reload copies pointers, and each event can point at
+/// its speakers' users directly (`Catalog::speaker_users`).
+pub type Users = HashMap<String, Arc<User>>;
 
 impl Catalog {
     pub fn new(
@@ -623,9 +648,21 @@ impl Catalog {
                     .collect()
             })
             .collect();
+        let speaker_users = events
+            .iter()
+            .map(|e| {
+                Groups::from_groups(
+                    e.event
+                        .submissions
+                        .iter()
+                        .map(|s| s.speakers.iter().map(|c| users.get(c.as_str()).cloned())),
+                )
+            })
+            .collect();
         Catalog {
             search: events.iter().map(|_| EventSearch::default()).collect(),
             speaker_names_lower,
+            speaker_users,
             version,
             users,
             token_owner,
@@ -641,13 +678,18 @@ impl Catalog {
 
     pub fn user_by_token(&self, token: &str) -> Option<&User> {
         let code = self.token_owner.get(&hash_token(token))?;
-        self.users.get(code)
+        self.users.get(code).map(|user| &**user)
     }
 
     /// The lower-cased speaker names per submission of an event in this catalog.
     pub fn speaker_names_lower(&self, event: &EventData) -> &[String] {
         self.position(event)
             .map_or(&[][..], |i| self.speaker_names_lower[i].as_slice())
+    }
+
+    /// The users of each submission's speakers of an event in this catalog.
+    pub fn speaker_users(&self, event: &EventData) -> Option<&SpeakerUsers> {
+        self.position(event).map(|i| &self.speaker_users[i])
     }
 
     /// The search indexes of an event of this catalog.
@@ -741,7 +783,7 @@ impl Catalog {
     }
 
     pub fn user(&self, code: &str) -> Option<&User> {
-        self.users.get(code)
+        self.users.get(code).map(|user| &**user)
     }
 }
 

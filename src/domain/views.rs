@@ -354,6 +354,9 @@ pub fn shown_texts(sub: &Submission, anonymised: bool) -> ShownTexts<'_> {
 pub struct Renderer<'a> {
     pub access: &'a Access<'a>,
     pub users: &'a super::catalog::Users,
+    /// The event's speakers' users by submission (`Catalog::speaker_users`);
+    /// None for an event outside the catalog, whose users are looked up.
+    pub speaker_users: Option<&'a super::catalog::SpeakerUsers>,
 }
 
 impl<'a> Renderer<'a> {
@@ -479,10 +482,18 @@ impl<'a> Renderer<'a> {
         let speakers = if anonymised {
             Vec::new()
         } else {
+            let known = self.speaker_users.map(|users| users.of(position));
             sub.speakers
                 .iter()
+                .enumerate()
                 .zip(data.speaker_profiles.of(position))
-                .filter_map(|(code, profile)| Some((self.users.get(code.as_str())?, profile)))
+                .filter_map(|((i, code), profile)| {
+                    let user = match known {
+                        Some(users) => users.get(i)?.as_ref()?,
+                        None => self.users.get(code.as_str())?,
+                    };
+                    Some((user, profile))
+                })
                 .map(|(user, profile)| SpeakerBrief {
                     code: &user.code,
                     name: &user.name,

@@ -213,7 +213,7 @@ impl<'a> ExportSchedule<'a> {
     }
 
     pub fn user(&self, code: &str) -> Option<&'a User> {
-        self.users.get(code)
+        self.users.get(code).map(|user| &**user)
     }
 
     /// A speaker's name as the frab formats show it.

@@ -210,6 +210,7 @@ impl EventContext {
         Renderer {
             access,
             users: &self.caller.catalog.users,
+            speaker_users: self.caller.catalog.speaker_users(&self.event),
         }
     }
 
