@@ -338,7 +338,10 @@ fn build_catalog(
             Some((data, *version))
         })
         .collect();
-    let written = loaded.users.into_iter().map(|u| (u.code.clone(), u));
+    let written = loaded
+        .users
+        .into_iter()
+        .map(|u| (u.code.clone(), Arc::new(u)));
     let users: Users = match loaded.users_since {
         // Users are never deleted: the held ones, with those written since.
         Some(_) => {
@@ -362,10 +365,15 @@ fn build_catalog(
     })
 }
 
-/// Hands memory freed by a load back to the system. Rust's allocations go
-/// through mimalloc, which does that by itself; SQLite's page cache uses the
-/// C library's malloc, which keeps what a load's scan freed unless asked.
+/// Hands memory freed by a load back to the system. mimalloc purges a freed
+/// page only when the thread that owns it next runs allocator code, and the
+/// threads that built the replaced snapshot may be idle or gone: collecting
+/// here (forced) purges this thread's pages and the abandoned ones of exited
+/// threads. SQLite's page cache uses the C library's malloc, which keeps what
+/// a load's scan freed unless asked.
 fn release_free_memory() {
+    // SAFETY: mi_collect only walks mimalloc's own free lists and segments.
+    unsafe { libmimalloc_sys::mi_collect(true) };
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks the C allocator's free lists.
     unsafe {

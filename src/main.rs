@@ -214,25 +214,7 @@ enum Command {
     },
 }
 
-/// Return freed memory to the system at once. A reload builds the new
-/// snapshot on a blocking thread and frees the old one from another; with
-/// mimalloc's default delay those pages were purged only when their owning
-/// thread next allocated, so resident memory grew with every reload (a
-/// 20,000-submission event: 162 MiB to 330 MiB over six reloads; with no
-/// delay it stays at 175 MiB). `MIMALLOC_PURGE_DELAY` still overrides.
-fn tune_allocator() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // `mi_option_purge_delay` in mimalloc.h (v2); libmimalloc-sys names
-        // no constant for it.
-        const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-        // SAFETY: sets one of mimalloc's documented options before any
-        // thread but this one exists.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
-    }
-}
-
 fn main() -> ExitCode {
-    tune_allocator();
     let cli = Cli::parse();
     // Lines are written by a background thread; the guard flushes what is
     // queued when `main` returns.
