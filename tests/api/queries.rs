@@ -128,3 +128,47 @@ async fn requests_never_query_the_database() {
         .await
         .contains("(updated)"));
 }
+
+/// A replaced snapshot is freed once the last request that began before
+/// the swap lets go of it (on a blocking thread, not by that request), and
+/// not while it is in use.
+#[tokio::test]
+async fn a_replaced_snapshot_is_freed_once_its_last_request_is_done() {
+    let db = helpers::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    let mut dataset = confapi::dataset::validate::parse_value(&helpers::democon()).unwrap();
+    store.import(&dataset, None).await.unwrap();
+    let cache = CatalogCache::new(store.clone());
+    cache.refresh().await.unwrap();
+    // A request that began before the swap.
+    let in_flight = cache.current().unwrap();
+    let replaced = Arc::downgrade(&in_flight);
+    let slug = dataset.events[0].slug.clone();
+    let code = dataset.events[0].submissions[0].code.clone();
+    let title_of = |catalog: &confapi::domain::catalog::Catalog| {
+        let event = &catalog.event(&slug).unwrap().event;
+        let submission = event.submissions.iter().find(|s| s.code == code);
+        submission.unwrap().title.clone()
+    };
+    let old_title = title_of(&in_flight);
+    dataset.events[0].submissions[0].title = "Changed".into();
+    store.import(&dataset, None).await.unwrap();
+    cache.refresh().await.unwrap();
+    let current = cache.current().unwrap();
+    assert!(current.version.generation > in_flight.version.generation);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    // The request still reads its own snapshot whole.
+    assert_eq!(title_of(&in_flight), old_title);
+    assert_eq!(title_of(&current), "Changed");
+    drop(in_flight);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while replaced.upgrade().is_some() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the replaced snapshot is still held 2 s after its last request"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // The snapshot serving now is untouched.
+    assert_eq!(title_of(&current), "Changed");
+}
