@@ -162,6 +162,13 @@ impl<I: Copy + Into<usize>, T> Groups<I, T> {
         }
     }
 
+    /// Every owner's group, in owner order.
+    pub fn groups(&self) -> impl Iterator<Item = &[T]> {
+        self.starts
+            .windows(2)
+            .map(|w| &self.items[w[0] as usize..w[1] as usize])
+    }
+
     pub fn of(&self, owner: I) -> &[T] {
         let i = owner.into();
         &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
@@ -627,28 +634,7 @@ impl Catalog {
             .map(|(e, v)| (e.event.slug.clone(), *v))
             .collect();
         let events: Vec<Arc<EventData>> = events.into_iter().map(|(e, _)| e).collect();
-        let names: HashMap<&str, String> = users
-            .values()
-            .map(|u| (u.code.as_str(), u.name.to_lowercase()))
-            .collect();
-        let speaker_names_lower = events
-            .iter()
-            .map(|e| {
-                e.event
-                    .submissions
-                    .iter()
-                    .map(|s| {
-                        let of_speakers: Vec<&str> = s
-                            .speakers
-                            .iter()
-                            .filter_map(|c| names.get(c.as_str()).map(String::as_str))
-                            .collect();
-                        of_speakers.join("\n")
-                    })
-                    .collect()
-            })
-            .collect();
-        let speaker_users = events
+        let speaker_users: Vec<SpeakerUsers> = events
             .iter()
             .map(|e| {
                 Groups::from_groups(
@@ -657,6 +643,22 @@ impl Catalog {
                         .iter()
                         .map(|s| s.speakers.iter().map(|c| users.get(c.as_str()).cloned())),
                 )
+            })
+            .collect();
+        let speaker_names_lower = speaker_users
+            .iter()
+            .map(|of_event| {
+                of_event
+                    .groups()
+                    .map(|of_submission| {
+                        let names: Vec<String> = of_submission
+                            .iter()
+                            .flatten()
+                            .map(|user| user.name.to_lowercase())
+                            .collect();
+                        names.join("\n")
+                    })
+                    .collect()
             })
             .collect();
         Catalog {
