@@ -124,7 +124,7 @@ pub struct Groups<I, T> {
 impl<I: Copy + Into<usize>, T> Groups<I, T> {
     /// Groups `(owner, item)` pairs for `len` owners; each group keeps the
     /// order the pairs come in.
-    fn new(len: usize, pairs: impl Iterator<Item = (I, T)> + Clone) -> Self {
+    pub(super) fn new(len: usize, pairs: impl Iterator<Item = (I, T)> + Clone) -> Self {
         let mut starts = vec![0u32; len + 1];
         for (owner, _) in pairs.clone() {
             starts[owner.into() + 1] += 1;
@@ -160,6 +160,11 @@ impl<I: Copy + Into<usize>, T> Groups<I, T> {
             items,
             _index: std::marker::PhantomData,
         }
+    }
+
+    /// Items in all groups.
+    pub fn item_count(&self) -> usize {
+        self.items.len()
     }
 
     /// Every owner's group, in owner order.

@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 
+use super::catalog::Groups;
+
 /// Byte trigrams of lower-cased texts → the ids of the documents (their
 /// rank in a list's order) that contain them. Posting lists are roaring
 /// bitmaps: a common trigram (" th" is in most answers) costs a bit per
@@ -89,49 +91,39 @@ impl TrigramIndex {
 /// distinct text once, which makes the index about a sixth of the size.
 pub struct DistinctTextIndex {
     texts: TrigramIndex,
-    /// Document ids grouped by their text's id, ascending in each group:
-    /// text `t`'s are `documents[starts[t]..starts[t + 1]]`.
-    documents: Vec<u32>,
-    starts: Vec<u32>,
+    /// Document ids by their text's id, ascending in each group.
+    documents: Groups<usize, u32>,
 }
 
 impl DistinctTextIndex {
-    /// One text per document, in list order; `lower` lower-cases a text the
-    /// way the search compares it (once per distinct text).
+    /// One text per document, in list order; `lower` lower-cases a text
+    /// the way the search compares texts (once per distinct text).
     pub fn build<'t>(
         documents: impl IntoIterator<Item = &'t str>,
         lower: impl Fn(&str) -> String,
     ) -> Self {
-        let mut text_ids: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut text_ids: FxHashMap<&str, usize> = FxHashMap::default();
         let mut texts: Vec<&str> = Vec::new();
-        let text_of: Vec<u32> = documents
+        let text_of: Vec<usize> = documents
             .into_iter()
             .map(|text| {
                 *text_ids.entry(text).or_insert_with(|| {
                     texts.push(text);
-                    u32::try_from(texts.len() - 1).expect("fewer than 2^32 texts")
+                    texts.len() - 1
                 })
             })
             .collect();
-        // A counting sort: documents of each text, in id order.
-        let mut starts = vec![0u32; texts.len() + 1];
-        for &t in &text_of {
-            starts[t as usize + 1] += 1;
-        }
-        for t in 1..starts.len() {
-            starts[t] += starts[t - 1];
-        }
-        let mut next = starts.clone();
-        let mut documents = vec![0u32; text_of.len()];
-        for (id, &t) in text_of.iter().enumerate() {
-            documents[next[t as usize] as usize] = id as u32;
-            next[t as usize] += 1;
-        }
+        let documents = Groups::new(
+            texts.len(),
+            text_of
+                .iter()
+                .enumerate()
+                .map(|(id, &text)| (text, u32::try_from(id).expect("fewer than 2^32 documents"))),
+        );
         let lowered: Vec<String> = texts.iter().map(|text| lower(text)).collect();
         DistinctTextIndex {
             texts: TrigramIndex::build(lowered.iter().map(|t| std::iter::once(t.as_str()))),
             documents,
-            starts,
         }
     }
 
@@ -140,10 +132,7 @@ impl DistinctTextIndex {
         let texts = self.texts.candidates(terms)?;
         let mut documents: Vec<u32> = texts
             .into_iter()
-            .flat_map(|t| {
-                let t = t as usize;
-                &self.documents[self.starts[t] as usize..self.starts[t + 1] as usize]
-            })
+            .flat_map(|t| self.documents.of(t as usize))
             .copied()
             .collect();
         documents.sort_unstable();
@@ -162,7 +151,7 @@ impl std::fmt::Debug for DistinctTextIndex {
         write!(
             f,
             "DistinctTextIndex({} documents, {:?})",
-            self.documents.len(),
+            self.documents.item_count(),
             self.texts
         )
     }
