@@ -211,10 +211,6 @@ pub struct EventData {
     pub is_talk: Per<SubmissionIx, bool>,
     /// Per submission: a talk, confirmed, while the schedule is public.
     pub is_public_talk: Per<SubmissionIx, bool>,
-    /// Per submission: the title, lower-cased, for `q`.
-    pub title_lower: Per<SubmissionIx, String>,
-    /// Per submission: the anonymised title, lower-cased, where there is one.
-    pub anonymised_title_lower: Per<SubmissionIx, Option<String>>,
     /// Per submission: its speakers' profiles, in speaker order (`None` for
     /// a speaker without one), so that rendering a page looks no code up.
     pub speaker_profiles: Groups<SubmissionIx, Option<ProfileIx>>,
@@ -424,14 +420,6 @@ impl EventData {
             .collect();
 
         EventData {
-            title_lower: subs.iter().map(|s| s.title.to_lowercase()).collect(),
-            anonymised_title_lower: subs
-                .iter()
-                .map(|s| {
-                    let title = &s.anonymised.as_ref()?.title;
-                    (!title.is_empty()).then(|| title.to_lowercase())
-                })
-                .collect(),
             tz,
             schedule_public,
             review_submission,
@@ -577,21 +565,19 @@ pub struct Catalog {
     pub event_lookup: HashMap<String, usize>,
     /// Slug → the stored version each event was loaded at.
     pub event_versions: StdHashMap<String, crate::storage::EventVersion>,
-    /// Per event (same positions as `events`), per submission: its
-    /// speakers' names, lower-cased, one per line, for `q`. Built here and
-    /// not in `EventData` because names belong to users, which any import
-    /// may change without touching the event.
-    pub speaker_names_lower: Vec<Vec<String>>,
-    /// Per event (same positions), per submission: the user of each of its
-    /// speakers, in `speakers` order (None for a code with no user), so that
-    /// a page of submissions looks no user up by code.
+    /// Per event (same positions as `events`), per submission: the user of
+    /// each of its speakers, in `speakers` order (None for a code with no
+    /// user), so that a page of submissions or a search by name looks no
+    /// user up by code. Built here and not in `EventData` because users
+    /// belong to the catalog, which any import may change without touching
+    /// the event.
     pub speaker_users: Vec<SpeakerUsers>,
     /// Per event (same positions): its search indexes, built on first use.
     pub search: Vec<EventSearch>,
 }
 
 /// The `q` indexes of one event in one catalog (they read users' names, so
-/// they belong to the catalog, like `speaker_names_lower`). Document ids
+/// they belong to the catalog, like `speaker_users`). Document ids
 /// are ranks in the list's own order: submissions by code, profiles by
 /// user code, answers by id.
 #[derive(Debug, Default)]
@@ -650,25 +636,8 @@ impl Catalog {
                 )
             })
             .collect();
-        let speaker_names_lower = speaker_users
-            .iter()
-            .map(|of_event| {
-                of_event
-                    .groups()
-                    .map(|of_submission| {
-                        let names: Vec<String> = of_submission
-                            .iter()
-                            .flatten()
-                            .map(|user| user.name.to_lowercase())
-                            .collect();
-                        names.join("\n")
-                    })
-                    .collect()
-            })
-            .collect();
         Catalog {
             search: events.iter().map(|_| EventSearch::default()).collect(),
-            speaker_names_lower,
             speaker_users,
             version,
             users,
@@ -688,12 +657,6 @@ impl Catalog {
         self.users.get(code).map(|user| &**user)
     }
 
-    /// The lower-cased speaker names per submission of an event in this catalog.
-    pub fn speaker_names_lower(&self, event: &EventData) -> &[String] {
-        self.position(event)
-            .map_or(&[][..], |i| self.speaker_names_lower[i].as_slice())
-    }
-
     /// The users of each submission's speakers of an event in this catalog.
     pub fn speaker_users(&self, event: &EventData) -> Option<&SpeakerUsers> {
         self.position(event).map(|i| &self.speaker_users[i])
@@ -708,17 +671,21 @@ impl Catalog {
     /// title and speaker names.
     pub fn submission_index(&self, event: &EventData) -> Option<&TrigramIndex> {
         let position = self.position(event)?;
-        let names = &self.speaker_names_lower[position];
+        let users = &self.speaker_users[position];
         Some(self.search[position].submissions.get_or_build(|| {
-            TrigramIndex::build(event.submissions_by_code.iter().map(|&i| {
-                [
-                    Some(event.title_lower[i].as_str()),
-                    event.anonymised_title_lower[i].as_deref(),
-                    names.get(i.get()).map(String::as_str),
-                ]
-                .into_iter()
-                .flatten()
-            }))
+            // Lower-cased here, one submission at a time, and not kept:
+            // searches compare ignoring case (`params::matches_all_terms`).
+            let texts = event.submissions_by_code.iter().map(|&i| {
+                let submission = &event.event.submissions[i];
+                let anonymised_title = submission.anonymised.as_ref().map(|a| &a.title);
+                let names = users.of(i).iter().flatten().map(|user| &user.name);
+                std::iter::once(&submission.title)
+                    .chain(anonymised_title)
+                    .chain(names)
+                    .map(|text| text.to_lowercase())
+                    .collect::<Vec<String>>()
+            });
+            TrigramIndex::build(texts)
         }))
     }
 

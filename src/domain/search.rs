@@ -27,16 +27,17 @@ pub struct TrigramIndex {
 impl TrigramIndex {
     /// `documents` in list order; each yields its texts, already lower-cased
     /// the way the search compares them (`str::to_lowercase`).
-    pub fn build<'t, D, T>(documents: D) -> Self
+    pub fn build<D, T, S>(documents: D) -> Self
     where
         D: IntoIterator<Item = T>,
-        T: IntoIterator<Item = &'t str>,
+        T: IntoIterator<Item = S>,
+        S: AsRef<str>,
     {
         let mut postings: FxHashMap<[u8; 3], RoaringBitmap> = FxHashMap::default();
         for (id, texts) in documents.into_iter().enumerate() {
             let id = u32::try_from(id).expect("fewer than 2^32 documents");
             for text in texts {
-                for gram in text.as_bytes().windows(3) {
+                for gram in text.as_ref().as_bytes().windows(3) {
                     // Ids arrive in order, so this appends; a repeat within
                     // a document is refused (no greater than the last), as
                     // it should be.
@@ -169,7 +170,17 @@ impl<T> Default for LazyIndex<T> {
 
 impl<T> LazyIndex<T> {
     pub fn get_or_build(&self, build: impl FnOnce() -> T) -> &T {
-        self.0.get_or_init(build)
+        let mut built = false;
+        let index = self.0.get_or_init(|| {
+            built = true;
+            build()
+        });
+        if built {
+            // The build's scratch (lower-cased texts, grown lists) is freed
+            // between the index's own blocks; hand those pages back.
+            crate::memory::release_free_memory();
+        }
+        index
     }
 }
 

@@ -7,10 +7,10 @@ use axum::routing::get;
 use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
-use super::params::{digits_id, Params};
+use super::params::{digits_id, matches_all_terms, Params};
 use super::{json, ApiResult, Endpoint};
 use crate::domain::access::Access;
-use crate::domain::catalog::SubmissionIx;
+use crate::domain::catalog::{SpeakerUsers, SubmissionIx};
 use crate::model::SubmissionState;
 
 const LIST_PARAMS: &[(&str, &str)] = &[
@@ -162,12 +162,12 @@ impl Filters {
         }
     }
 
-    /// `names_lower`: the lower-cased speaker names of each submission
-    /// (`Catalog::speaker_names_lower`).
+    /// `speaker_users`: the users of each submission's speakers
+    /// (`Catalog::speaker_users`), whose names `q` searches.
     fn matches(
         &self,
         access: &Access,
-        names_lower: &[String],
+        speaker_users: Option<&SpeakerUsers>,
         i: SubmissionIx,
         anon: bool,
     ) -> bool {
@@ -193,22 +193,18 @@ impl Filters {
         }
         if let Some(terms) = &self.terms {
             // The anonymised view searches what it shows: the shown title, no names.
-            // Terms are lower-case, and so is the index: plain substring search.
-            let data = access.data;
             let anonymised = access.anonymised_at(i, anon);
-            let title = match &data.anonymised_title_lower[i] {
-                Some(anonymised_title) if anonymised => anonymised_title.as_str(),
-                _ => data.title_lower[i].as_str(),
+            let title = match &sub.anonymised {
+                Some(shown) if anonymised && !shown.title.is_empty() => &shown.title,
+                _ => &sub.title,
             };
-            let names = if anonymised {
-                ""
-            } else {
-                names_lower.get(i.get()).map_or("", String::as_str)
-            };
-            if !terms
+            let names = speaker_users
+                .filter(|_| !anonymised)
+                .map_or(&[][..], |users| users.of(i))
                 .iter()
-                .all(|t| title.contains(t.as_str()) || names.contains(t.as_str()))
-            {
+                .flatten()
+                .map(|user| user.name.as_str());
+            if !matches_all_terms(terms, std::iter::once(title.as_str()).chain(names)) {
                 return false;
             }
         }
@@ -239,7 +235,7 @@ fn list_now(ctx: &EventContext, mut params: Params, kind: Kind) -> ApiResult {
         kind.list(),
         format!("{filters:?} anon={anon}"),
         || {
-            let names_lower = catalog.speaker_names_lower(data);
+            let speaker_users = catalog.speaker_users(data);
             let indexed: Option<Vec<SubmissionIx>> = filters.terms.as_ref().and_then(|terms| {
                 let ranks = catalog.submission_index(data)?.candidates(terms)?;
                 Some(
@@ -255,7 +251,7 @@ fn list_now(ctx: &EventContext, mut params: Params, kind: Kind) -> ApiResult {
                 .iter()
                 .copied()
                 .filter(|&i| {
-                    in_set(&access, i, kind) && filters.matches(&access, names_lower, i, anon)
+                    in_set(&access, i, kind) && filters.matches(&access, speaker_users, i, anon)
                 })
                 .collect()
         },
