@@ -122,6 +122,25 @@ async fn main() {
         "catalog (users map, tokens, names, speakers' users): {}",
         mib(held() - before)
     );
+    for event in catalog.events.clone() {
+        if event.event.submissions.len() < 1000 {
+            continue;
+        }
+        let before = held();
+        catalog.submission_index(&event);
+        let submissions = held() - before;
+        catalog.speaker_index(&event);
+        let speakers = held() - before - submissions;
+        catalog.answer_index(&event);
+        let answers = held() - before - submissions - speakers;
+        println!(
+            "search indexes of {}: submissions {}, speakers {}, answers {}",
+            event.event.slug,
+            mib(submissions),
+            mib(speakers),
+            mib(answers)
+        );
+    }
     println!("held in all: {}; {}", mib(held() - base), rss());
     drop(catalog);
 }

@@ -16,6 +16,7 @@ pub mod domain;
 pub mod exports;
 pub mod http;
 pub mod log_writer;
+pub mod memory;
 pub mod model;
 pub mod storage;
 pub mod sync;
