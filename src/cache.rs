@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData, Users};
 use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
+use crate::model::User;
 
 pub struct CatalogCache {
     store: Arc<dyn Store>,
@@ -338,8 +339,9 @@ fn build_catalog(
             Some((data, *version))
         })
         .collect();
-    let written = loaded
-        .users
+    let mut written = loaded.users;
+    User::share_strings(&mut written);
+    let written = written
         .into_iter()
         .map(|u| (u.code.clone(), Arc::new(u)));
     let users: Users = match loaded.users_since {

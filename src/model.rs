@@ -178,12 +178,15 @@ pub struct Dataset {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct User {
-    pub code: String,
+    /// Shared with the key of the catalog's map of users.
+    pub code: ArcStr,
     pub name: String,
     pub email: String,
     pub avatar: Option<String>,
-    pub locale: String,
-    pub timezone: String,
+    /// Locale and time zone: a few values among many users, each kept once
+    /// (`User::share_strings`).
+    pub locale: ArcStr,
+    pub timezone: ArcStr,
     pub is_administrator: bool,
     /// Lower-case hex SHA-256 digests of the user's API tokens. Clear tokens
     /// are hashed on import and never stored; written as `sha256:HEX`.
@@ -249,15 +252,14 @@ impl Event {
     /// one string each: 100,000 submissions come with some 1.7 million of
     /// them, mostly a few hundred thousand distinct codes said again.
     pub fn share_strings(&mut self) {
-        let mut seen: rustc_hash::FxHashSet<ArcStr> = Default::default();
-        let mut share = |text: &mut ArcStr| match seen.get(text.as_str()) {
-            Some(shared) => *text = shared.clone(),
-            None => {
-                seen.insert(text.clone());
-            }
-        };
+        let mut strings = SharedStrings::default();
+        let mut share = |text: &mut ArcStr| strings.share(text);
+        for profile in &mut self.speakers {
+            share(&mut profile.user);
+        }
         for sub in &mut self.submissions {
             sub.speakers.iter_mut().for_each(&mut share);
+            share(&mut sub.content_locale);
         }
         for answer in &mut self.answers {
             share(&mut answer.answer);
@@ -270,6 +272,32 @@ impl Event {
             share(&mut review.submission);
             share(&mut review.user);
             share(&mut review.text);
+        }
+    }
+}
+
+impl User {
+    /// Makes the users' equal locales and time zones share one string each.
+    pub fn share_strings(users: &mut [User]) {
+        let mut strings = SharedStrings::default();
+        for user in users {
+            strings.share(&mut user.locale);
+            strings.share(&mut user.timezone);
+        }
+    }
+}
+
+/// The strings seen so far, to replace an equal one by the first.
+#[derive(Default)]
+struct SharedStrings(rustc_hash::FxHashSet<ArcStr>);
+
+impl SharedStrings {
+    fn share(&mut self, text: &mut ArcStr) {
+        match self.0.get(text.as_str()) {
+            Some(shared) => *text = shared.clone(),
+            None => {
+                self.0.insert(text.clone());
+            }
         }
     }
 }
@@ -471,7 +499,8 @@ pub struct Question {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpeakerProfile {
-    pub user: String,
+    /// The user's code, shared with the submissions that name it.
+    pub user: ArcStr,
     pub biography: String,
     pub availabilities: Vec<Availability>,
 }
@@ -527,15 +556,17 @@ pub struct Submission {
     pub slot_count: i64,
     pub do_not_record: bool,
     pub is_featured: bool,
-    pub content_locale: String,
+    /// One of the event's few locales, shared (`Event::share_strings`).
+    pub content_locale: ArcStr,
     pub image: Option<String>,
     #[serde(with = "timestamp")]
     pub created: Timestamp,
     /// Tag ids.
     pub tags: Vec<i64>,
     pub resources: Vec<Resource>,
-    /// The organisers' anonymised texts; an empty text means "use the real one".
-    pub anonymised: Option<Anonymised>,
+    /// The organisers' anonymised texts; an empty text means "use the real
+    /// one". Boxed: few submissions have them, and every one pays its size.
+    pub anonymised: Option<Box<Anonymised>>,
     /// User codes.
     pub assigned_reviewers: Vec<String>,
     /// Slots in the released schedule, in dataset order.
@@ -554,8 +585,9 @@ pub struct Answer {
     pub submission: Option<ArcStr>,
     pub person: Option<ArcStr>,
     pub review: Option<i64>,
-    /// Option ids of the question.
-    pub options: Vec<i64>,
+    /// Option ids of the question. A boxed slice: most answers have none or
+    /// one, and a slice is a word smaller than a `Vec`.
+    pub options: Box<[i64]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

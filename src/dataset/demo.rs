@@ -1281,7 +1281,7 @@ impl Generator {
     }
 
     fn code_of(&self, user: usize) -> String {
-        self.users[user].code.clone()
+        self.users[user].code.to_string()
     }
 
     // ---- users ----------------------------------------------------------
@@ -1296,12 +1296,12 @@ impl Generator {
         });
         self.emails.insert(email.to_lowercase());
         self.users.push(User {
-            code,
+            code: code.into(),
             name,
             email,
             avatar,
-            locale: locale.to_string(),
-            timezone: timezone.to_string(),
+            locale: locale.into(),
+            timezone: timezone.into(),
             is_administrator: false,
             token_hashes: Vec::new(),
             id: Some(next_id(&mut self.ids.user_pk)),
@@ -1825,7 +1825,7 @@ impl Generator {
             slot_count: 1,
             do_not_record: self.chance(0.08),
             is_featured: scheduled && self.chance(0.06),
-            content_locale: content_locale.to_string(),
+            content_locale: content_locale.into(),
             image: self.chance(0.15).then(|| {
                 format!(
                     "https://demo.example/media/{}/submissions/{}/image.png",
@@ -1836,7 +1836,7 @@ impl Generator {
             created: self.instant_between(cfp_start, cfp_end),
             tags: tag_ids,
             resources,
-            anonymised,
+            anonymised: anonymised.map(Box::new),
             assigned_reviewers: Vec::new(),
             slots: Vec::new(),
             id: Some(next_id(&mut self.ids.submission_pk)),
@@ -1856,7 +1856,7 @@ impl Generator {
              and sponsors, and a few practical hints: where to find food, quiet rooms and help.\n\n\
              The opening is recorded and streamed."
                 .to_string();
-        submission.content_locale = "en".to_string();
+        submission.content_locale = "en".into();
         submission.track = None;
         submission.duration = Some(15);
         submission.is_featured = true;
@@ -1995,7 +1995,7 @@ impl Generator {
             Vec::new()
         };
         SpeakerProfile {
-            user: self.code_of(user),
+            user: self.code_of(user).into(),
             biography,
             availabilities,
         }
@@ -2329,7 +2329,7 @@ impl Generator {
             submission,
             person,
             review,
-            options,
+            options: options.into(),
         }
     }
 }

@@ -21,10 +21,10 @@ pub fn merge(into: &mut Dataset, other: Dataset) -> Result<(), Vec<Problem>> {
         .users
         .iter()
         .enumerate()
-        .map(|(i, u)| (u.code.clone(), i))
+        .map(|(i, u)| (u.code.to_string(), i))
         .collect();
     for (i, user) in other.users.into_iter().enumerate() {
-        match known.get(&user.code) {
+        match known.get(user.code.as_str()) {
             Some(&existing) if into.users[existing] != user => problems.push(Problem {
                 path: format!("users[{i}]"),
                 message: format!(

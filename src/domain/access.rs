@@ -29,7 +29,7 @@ pub enum ViewerClass {
     /// Everyone else: reviewers (assignments, own reviews, what they
     /// wrote) and organisers who are speakers. The role is part of the
     /// class, so that a user who changes role never meets their old view.
-    Personal { user: String, role: Role },
+    Personal { user: crate::model::ArcStr, role: Role },
 }
 
 /// One caller's rights in one event, computed once per request.
@@ -59,7 +59,7 @@ impl<'a> Access<'a> {
             Some(u) => event
                 .teams
                 .iter()
-                .filter(|t| t.members.contains(&u.code))
+                .filter(|t| t.members.iter().any(|m| *m == *u.code))
                 .collect(),
             None => Vec::new(),
         };
@@ -77,7 +77,7 @@ impl<'a> Access<'a> {
             Role::Organiser => (true, true, true),
             Role::Public => (false, false, false),
             Role::Reviewer => {
-                let wrote = user.is_some_and(|u| data.reviewers_who_wrote.contains(&u.code));
+                let wrote = user.is_some_and(|u| data.reviewers_who_wrote.contains(u.code.as_str()));
                 (
                     phase.can_see_speaker_names
                         && !reviewer_teams.iter().all(|t| t.force_hide_speaker_names),
@@ -188,7 +188,7 @@ impl<'a> Access<'a> {
         if self.role != Role::Reviewer {
             return false;
         }
-        if sub.assigned_reviewers.contains(&user.code) {
+        if sub.assigned_reviewers.iter().any(|c| *c == *user.code) {
             return true;
         }
         self.phase.proposal_visibility == ProposalVisibility::All

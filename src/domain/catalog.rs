@@ -558,7 +558,7 @@ pub struct Catalog {
     pub version: crate::storage::DataVersion,
     pub users: Users,
     /// SHA-256 hex of a token → user code.
-    pub token_owner: HashMap<String, String>,
+    pub token_owner: HashMap<String, ArcStr>,
     /// Events sorted by `date_from` descending, then slug.
     pub events: Vec<Arc<EventData>>,
     /// Lower-case slug → position in `events`.
@@ -599,7 +599,7 @@ pub type SpeakerUsers = Groups<SubmissionIx, Option<Arc<User>>>;
 
 /// Shared, so that a reload copies pointers, and each event can point at
 /// its speakers' users directly (`Catalog::speaker_users`).
-pub type Users = HashMap<String, Arc<User>>;
+pub type Users = HashMap<ArcStr, Arc<User>>;
 
 impl Catalog {
     pub fn new(
@@ -696,7 +696,7 @@ impl Catalog {
             let texts: Vec<[String; 2]> = event
                 .profiles_by_code
                 .iter()
-                .map(|&p| match self.users.get(&event.event.speakers[p].user) {
+                .map(|&p| match self.users.get(event.event.speakers[p].user.as_str()) {
                     Some(user) => [user.name.to_lowercase(), user.email.to_lowercase()],
                     None => Default::default(),
                 })

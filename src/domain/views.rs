@@ -558,7 +558,7 @@ impl<'a> Renderer<'a> {
         selector: &QuestionSelector,
     ) -> Option<SpeakerView<'a>> {
         let profile = &self.access.data.event.speakers[position];
-        let user = self.users.get(&profile.user)?;
+        let user = self.users.get(profile.user.as_str())?;
         let orga = self.is_orga();
         Some(SpeakerView {
             code: &user.code,

@@ -24,7 +24,7 @@ use crate::model::{Timestamp, User};
 pub struct Caller {
     pub catalog: Arc<Catalog>,
     /// User code; None for anonymous callers.
-    pub user_code: Option<String>,
+    pub user_code: Option<crate::model::ArcStr>,
     pub now: Timestamp,
     /// The public origin: the configured base URL, else the request's
     /// scheme and Host (for event `urls`).

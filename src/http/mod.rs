@@ -81,7 +81,7 @@ impl Default for Config {
 /// Callers as the rate limit tells them apart.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RateKey {
-    User(String),
+    User(crate::model::ArcStr),
     Address(std::net::IpAddr),
     /// No peer address known (only in tests that call the router directly).
     Unknown,

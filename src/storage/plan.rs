@@ -112,7 +112,7 @@ pub fn users(stored: &[StoredUser], dataset: &Dataset) -> Result<Vec<UserWrite>,
         let hash = records::fingerprint(&body);
         if stored_hash.get(user.code.as_str()).map(|(h, _)| *h) != Some(hash) {
             writes.push(UserWrite {
-                code: user.code.clone(),
+                code: user.code.to_string(),
                 email_lower: email_lower.clone(),
                 hash,
                 body,

@@ -107,7 +107,7 @@ keyed! {
     Room => Room, |r| r.id.to_string();
     Tag => Tag, |t| t.id.to_string();
     Question => Question, |q| q.id.to_string();
-    SpeakerProfile => Speaker, |p| p.user.clone();
+    SpeakerProfile => Speaker, |p| p.user.to_string();
     Submission => Submission, |s| s.code.clone();
     Answer => Answer, |a| a.id.to_string();
     Review => Review, |r| r.id.to_string();

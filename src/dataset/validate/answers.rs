@@ -80,6 +80,6 @@ pub(super) fn answer(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> 
         submission: submission.map(Into::into),
         person: person.map(Into::into),
         review,
-        options,
+        options: options.into(),
     })
 }

@@ -26,7 +26,7 @@ pub(super) fn speaker(
     let availabilities = o.list(cx, "availabilities", availability);
     o.finish(cx);
     Some(SpeakerProfile {
-        user: user.unwrap_or_default(),
+        user: user.unwrap_or_default().into(),
         biography,
         availabilities,
     })

@@ -76,12 +76,12 @@ pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value)
     });
     o.finish(cx);
     Some(User {
-        code: code.unwrap_or_default(),
+        code: code.unwrap_or_default().into(),
         name,
         email: email.unwrap_or_default(),
         avatar,
-        locale,
-        timezone,
+        locale: locale.into(),
+        timezone: timezone.into(),
         is_administrator,
         token_hashes: clear.into_iter().chain(hashed).collect(),
         id,
