@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData, Users};
-use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
 use crate::model::User;
+use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
 
 pub struct CatalogCache {
     store: Arc<dyn Store>,
@@ -341,9 +341,7 @@ fn build_catalog(
         .collect();
     let mut written = loaded.users;
     User::share_strings(&mut written);
-    let written = written
-        .into_iter()
-        .map(|u| (u.code.clone(), Arc::new(u)));
+    let written = written.into_iter().map(|u| (u.code.clone(), Arc::new(u)));
     let users: Users = match loaded.users_since {
         // Users are never deleted: the held ones, with those written since.
         Some(_) => {

@@ -258,6 +258,7 @@ impl Event {
             share(&mut profile.user);
         }
         for sub in &mut self.submissions {
+            share(&mut sub.code);
             sub.speakers.iter_mut().for_each(&mut share);
             share(&mut sub.content_locale);
         }
@@ -539,7 +540,8 @@ pub struct Slot {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Submission {
-    pub code: String,
+    /// Shared with the answers and reviews that name the submission.
+    pub code: ArcStr,
     pub title: String,
     /// User codes, in display order.
     pub speakers: Vec<ArcStr>,

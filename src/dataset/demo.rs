@@ -1840,7 +1840,7 @@ impl Generator {
             assigned_reviewers: Vec::new(),
             slots: Vec::new(),
             id: Some(next_id(&mut self.ids.submission_pk)),
-            code,
+            code: code.into(),
         }
     }
 
@@ -2813,7 +2813,7 @@ mod tests {
         assert!(event
             .submissions
             .iter()
-            .any(|s| s.speakers.iter().any(|c| *c == speaker)
+            .any(|s| s.speakers.iter().any(|c| *c == *speaker)
                 && s.state == SubmissionState::Confirmed));
         assert!(event.reviews.iter().any(|r| r.user == code("reviewer")));
         assert!(event

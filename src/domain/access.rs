@@ -29,7 +29,10 @@ pub enum ViewerClass {
     /// Everyone else: reviewers (assignments, own reviews, what they
     /// wrote) and organisers who are speakers. The role is part of the
     /// class, so that a user who changes role never meets their old view.
-    Personal { user: crate::model::ArcStr, role: Role },
+    Personal {
+        user: crate::model::ArcStr,
+        role: Role,
+    },
 }
 
 /// One caller's rights in one event, computed once per request.
@@ -77,7 +80,8 @@ impl<'a> Access<'a> {
             Role::Organiser => (true, true, true),
             Role::Public => (false, false, false),
             Role::Reviewer => {
-                let wrote = user.is_some_and(|u| data.reviewers_who_wrote.contains(u.code.as_str()));
+                let wrote =
+                    user.is_some_and(|u| data.reviewers_who_wrote.contains(u.code.as_str()));
                 (
                     phase.can_see_speaker_names
                         && !reviewer_teams.iter().all(|t| t.force_hide_speaker_names),

@@ -696,10 +696,12 @@ impl Catalog {
             let texts: Vec<[String; 2]> = event
                 .profiles_by_code
                 .iter()
-                .map(|&p| match self.users.get(event.event.speakers[p].user.as_str()) {
-                    Some(user) => [user.name.to_lowercase(), user.email.to_lowercase()],
-                    None => Default::default(),
-                })
+                .map(
+                    |&p| match self.users.get(event.event.speakers[p].user.as_str()) {
+                        Some(user) => [user.name.to_lowercase(), user.email.to_lowercase()],
+                        None => Default::default(),
+                    },
+                )
                 .collect();
             TrigramIndex::build(texts.iter().map(|t| t.iter().map(String::as_str)))
         }))

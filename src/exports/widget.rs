@@ -19,7 +19,7 @@ pub fn widget(s: &ExportSchedule) -> Vec<u8> {
         items.push((
             ts.start,
             0,
-            sub.code.clone(),
+            sub.code.to_string(),
             json!({
                 "code": sub.code,
                 "id": ts.widget_id,

@@ -156,7 +156,7 @@ async fn speaker(caller: Caller, Path((slug, code)): Path<(String, String)>) -> 
         .ok_or(ApiError::NotFound)?;
     let access = Access::new(data, caller.user(), caller.now);
     let schedule = ExportSchedule::of(data, &caller.catalog.users, &caller.base_url, |s| {
-        s.speakers.iter().any(|c| *c == profile.user)
+        s.speakers.contains(&profile.user)
     });
     let has_slot = !schedule.talks.is_empty();
     if !access.sees_calendar_of(has_slot) {

@@ -84,14 +84,16 @@ fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
             .iter()
             .copied()
             .filter(|&p| access.sees_speaker_at(p))
-            .filter(|&p| match (&terms, catalog.users.get(profiles[p].user.as_str())) {
-                (None, _) => true,
-                (Some(terms), Some(user)) => {
-                    let email = (access.role == Role::Organiser).then_some(user.email.as_str());
-                    matches_all_terms(terms, std::iter::once(user.name.as_str()).chain(email))
-                }
-                (Some(_), None) => false,
-            })
+            .filter(
+                |&p| match (&terms, catalog.users.get(profiles[p].user.as_str())) {
+                    (None, _) => true,
+                    (Some(terms), Some(user)) => {
+                        let email = (access.role == Role::Organiser).then_some(user.email.as_str());
+                        matches_all_terms(terms, std::iter::once(user.name.as_str()).chain(email))
+                    }
+                    (Some(_), None) => false,
+                },
+            )
             .collect()
     });
     let renderer = ctx.renderer(&access);

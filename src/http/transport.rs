@@ -316,7 +316,10 @@ async fn rendered(response: Response) -> Result<Rendered, ApiError> {
 
 /// `Token <key>`, `Bearer <key>` (keyword in any case) or a bare key.
 /// No header: anonymous. Anything else: 401.
-fn authenticate(headers: &HeaderMap, catalog: &Catalog) -> Result<Option<crate::model::ArcStr>, ApiError> {
+fn authenticate(
+    headers: &HeaderMap,
+    catalog: &Catalog,
+) -> Result<Option<crate::model::ArcStr>, ApiError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };

@@ -108,7 +108,7 @@ keyed! {
     Tag => Tag, |t| t.id.to_string();
     Question => Question, |q| q.id.to_string();
     SpeakerProfile => Speaker, |p| p.user.to_string();
-    Submission => Submission, |s| s.code.clone();
+    Submission => Submission, |s| s.code.to_string();
     Answer => Answer, |a| a.id.to_string();
     Review => Review, |r| r.id.to_string();
 }

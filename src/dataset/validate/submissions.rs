@@ -110,7 +110,7 @@ pub(super) fn submission(
     });
     o.finish(cx);
     Some(Submission {
-        code: code.unwrap_or_default(),
+        code: code.unwrap_or_default().into(),
         title,
         speakers,
         submission_type: submission_type.unwrap_or_default(),
