@@ -76,7 +76,7 @@ impl I18n {
         }
     }
 
-    pub fn texts(&self) -> impl Iterator<Item = &str> {
+    pub fn texts(&self) -> impl Iterator<Item = &str> + Clone {
         self.0.iter().map(|(_, text)| text.as_str())
     }
 }

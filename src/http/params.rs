@@ -179,24 +179,34 @@ pub const MAX_QUERY_TERMS: usize = 20;
 
 /// Every term occurs (case-insensitively) in at least one of the texts.
 /// Terms are lower-case already (`search_terms`).
-pub fn matches_all_terms<'t>(terms: &[String], texts: impl Iterator<Item = &'t str>) -> bool {
-    let texts: Vec<&str> = texts.collect();
+pub fn matches_all_terms<'t>(
+    terms: &[String],
+    texts: impl Iterator<Item = &'t str> + Clone,
+) -> bool {
     terms
         .iter()
-        .all(|term| texts.iter().any(|text| contains_ignoring_case(text, term)))
+        .all(|term| texts.clone().any(|text| contains_ignoring_case(text, term)))
 }
 
-/// `haystack` contains the lower-case `needle`, ignoring case; without
-/// allocating for ASCII text, which is what searches mostly meet.
+/// `haystack` contains the lower-case `needle`, ignoring case as
+/// `str::to_lowercase` does; without allocating for ASCII text, which is
+/// what searches mostly meet (titles and names are checked this way for
+/// every candidate the index gives).
 fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
-    if haystack.is_ascii() && needle.is_ascii() {
+    if haystack.is_ascii() {
+        // Lower-cased on the stack, then the standard substring search.
+        let mut buffer = [0u8; 256];
+        if let Some(lower) = buffer.get_mut(..haystack.len()) {
+            lower.copy_from_slice(haystack.as_bytes());
+            lower.make_ascii_lowercase();
+            return std::str::from_utf8(lower).is_ok_and(|lower| lower.contains(needle));
+        }
         let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-        n.is_empty()
+        return n.is_empty()
             || h.windows(n.len())
-                .any(|window| window.eq_ignore_ascii_case(n))
-    } else {
-        haystack.to_lowercase().contains(needle)
+                .any(|window| window.eq_ignore_ascii_case(n));
     }
+    haystack.to_lowercase().contains(needle)
 }
 
 /// A numeric path segment (`/rooms/{id}`): plain digits, else 404.
@@ -214,5 +224,66 @@ pub fn digits_id(value: &str) -> Option<i64> {
         value.parse().ok()
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ignoring_case_is_what_to_lowercase_gives() {
+        let long = format!("{} Needle at the END", "x".repeat(300));
+        let haystacks = [
+            "Rust in Production",
+            "ÜBER Café",
+            "İstanbul",
+            "ΟΔΟΣ",
+            "",
+            long.as_str(),
+        ];
+        let needles = [
+            "rust",
+            "production",
+            "über",
+            "café",
+            "i̇st",
+            "οδος",
+            "οδοσ",
+            "end",
+            "needle at",
+            "x",
+            "",
+            "zebra",
+        ];
+        for haystack in haystacks {
+            for needle in needles {
+                assert_eq!(
+                    contains_ignoring_case(haystack, needle),
+                    haystack.to_lowercase().contains(needle),
+                    "{haystack:?} {needle:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_term_must_occur_in_some_text() {
+        let terms = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let texts = ["Why Memory-Safe Systems Matter", "Ada Lovelace"];
+        assert!(matches_all_terms(
+            &terms(&["memory", "ada"]),
+            texts.iter().copied()
+        ));
+        assert!(!matches_all_terms(
+            &terms(&["memory", "grace"]),
+            texts.iter().copied()
+        ));
+        // A term does not span two texts.
+        assert!(!matches_all_terms(
+            &terms(&["matterada"]),
+            texts.iter().copied()
+        ));
+        assert!(matches_all_terms(&terms(&[]), texts.iter().copied()));
     }
 }
