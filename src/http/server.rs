@@ -15,7 +15,7 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -25,7 +25,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tower::Service;
 
@@ -208,7 +208,7 @@ pub async fn serve_with(
             draining,
             metrics: state.metrics.clone(),
         },
-        permits: Arc::new(Semaphore::new(options.max_connections.max(1))),
+        slots: Slots::new(options.max_connections.max(1)),
         shedding: Arc::new(Semaphore::new(SHED_CONNECTIONS)),
         served: JoinSet::new(),
         shed: JoinSet::new(),
@@ -290,8 +290,7 @@ const RECLAIM_ON_EMFILE: usize = 16;
 
 struct Server {
     serve: ServeConnection,
-    /// One per connection served (`--max-connections`).
-    permits: Arc<Semaphore>,
+    slots: Slots,
     /// One per connection beyond those: shed, or waiting for a slot.
     shedding: Arc<Semaphore>,
     served: JoinSet<()>,
@@ -306,7 +305,7 @@ impl Server {
             Err(err) => return self.accept_failed(err).await,
         };
         let _ = stream.set_nodelay(true);
-        if let Ok(permit) = self.permits.clone().try_acquire_owned() {
+        if let Some(permit) = self.slots.try_take() {
             self.served
                 .spawn(self.serve.clone().run(stream, address, permit));
             return;
@@ -322,11 +321,11 @@ impl Server {
         };
         if self.serve.open.reclaim(1) == 1 {
             metrics.connection_reclaimed();
-            let permits = self.permits.clone();
+            let room = self.slots.wait_for_room(ROOM_WAIT);
             let serve = self.serve.clone();
             self.served.spawn(async move {
-                match tokio::time::timeout(ROOM_WAIT, permits.acquire_owned()).await {
-                    Ok(Ok(permit)) => {
+                match room.await {
+                    Some(permit) => {
                         drop(extra);
                         serve.run(stream, address, permit).await;
                     }
@@ -377,6 +376,59 @@ impl Server {
     }
 }
 
+/// The connection slots (`--max-connections`), and the connections
+/// waiting for the slot of one closed to make room for them.
+struct Slots {
+    permits: Arc<Semaphore>,
+    awaiting_room: Arc<AtomicUsize>,
+}
+
+impl Slots {
+    fn new(count: usize) -> Self {
+        Slots {
+            permits: Arc::new(Semaphore::new(count)),
+            awaiting_room: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// A free slot, unless it is one made for a waiting connection: the
+    /// connection closed for it may give its slot back before the waiting
+    /// one asks, and a newer connection taking it would leave the waiting
+    /// one to wait for the next connection to make room (hundreds of
+    /// milliseconds at the start of a flood of slow clients).
+    fn try_take(&self) -> Option<OwnedSemaphorePermit> {
+        if self.permits.available_permits() <= self.awaiting_room.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.permits.clone().try_acquire_owned().ok()
+    }
+
+    /// A slot for a connection that had one closed for it, within `limit`.
+    /// It counts as waiting from this call on, before the future runs.
+    fn wait_for_room(
+        &self,
+        limit: Duration,
+    ) -> impl Future<Output = Option<OwnedSemaphorePermit>> + Send + 'static {
+        self.awaiting_room.fetch_add(1, Ordering::SeqCst);
+        let waiting = AwaitingRoom(self.awaiting_room.clone());
+        let permits = self.permits.clone();
+        async move {
+            let permit = tokio::time::timeout(limit, permits.acquire_owned()).await;
+            drop(waiting);
+            permit.ok()?.ok()
+        }
+    }
+}
+
+/// Counts one connection in `Slots::awaiting_room` until dropped.
+struct AwaitingRoom(Arc<AtomicUsize>);
+
+impl Drop for AwaitingRoom {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// What serving one connection needs.
 #[derive(Clone)]
 struct ServeConnection {
@@ -393,7 +445,7 @@ impl ServeConnection {
         self,
         stream: TcpStream,
         address: SocketAddr,
-        permit: tokio::sync::OwnedSemaphorePermit,
+        permit: OwnedSemaphorePermit,
     ) {
         let ServeConnection {
             app,
@@ -693,6 +745,40 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonParseErrors<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_slot_made_for_a_waiting_connection_is_its_own() {
+        let slots = Slots::new(1);
+        let held = slots.try_take().expect("a free slot");
+        assert!(slots.try_take().is_none());
+        // A new connection: the held one is closed to make room for it, and
+        // gives its slot back before the new one asks for it.
+        let room = slots.wait_for_room(Duration::from_secs(1));
+        drop(held);
+        assert!(
+            slots.try_take().is_none(),
+            "a newer connection took the slot made for the waiting one"
+        );
+        let permit = room.await.expect("the waiting connection gets the slot");
+        assert!(slots.try_take().is_none());
+        drop(permit);
+        assert!(slots.try_take().is_some());
+    }
+
+    #[tokio::test]
+    async fn a_connection_waits_for_room_no_longer_than_its_limit() {
+        let slots = Slots::new(1);
+        let held = slots.try_take().expect("a free slot");
+        let started = std::time::Instant::now();
+        assert!(slots
+            .wait_for_room(Duration::from_millis(50))
+            .await
+            .is_none());
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        // It no longer counts as waiting: a slot given back is free for all.
+        drop(held);
+        assert!(slots.try_take().is_some());
+    }
 
     #[test]
     fn hypers_own_error_heads_are_recognised() {
