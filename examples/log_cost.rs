@@ -4,8 +4,9 @@
 //! writer (`log_writer`, its thread writing to /dev/null); and an event
 //! filtered out (`warn`), for comparison. Thread CPU time, so that other
 //! load on the machine disturbs it less than wall time; each variant runs
-//! in turn, `ROUNDS` times, and the median is printed (BENCHMARKS.md,
-//! "Logging").
+//! in turn, `ROUNDS` times, on one thread and then on two threads at once
+//! (as the server's two workers log), and the median is printed
+//! (BENCHMARKS.md, "Logging").
 //!
 //!   cargo run --release --example log_cost [VARIANT]
 
@@ -95,35 +96,55 @@ fn main() {
         .into_iter()
         .filter(|(name, _, _)| name.contains(&only))
         .collect();
-    let mut ns: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
-    let path = "/api/events/democon/talks/";
+    // Per variant: ns per event on one thread, and on each of two at once.
+    let mut ns: Vec<[Vec<f64>; 2]> = vec![Default::default(); variants.len()];
     for _ in 0..ROUNDS {
         for (i, (_, dispatch, ours)) in variants.iter().enumerate() {
-            tracing::dispatcher::with_default(dispatch, || {
-                let start = thread_cpu_ns();
-                for n in 0..EVENTS {
-                    let micros = u64::from(n % 1000);
-                    if *ours {
-                        confapi::access_log::request("GET", path, 200, micros);
-                    } else {
-                        generic("GET", path, 200, micros);
-                    }
+            for threads in 1..=2 {
+                let runs: Vec<_> = (0..threads)
+                    .map(|_| {
+                        let (dispatch, ours) = (dispatch.clone(), *ours);
+                        std::thread::spawn(move || log_events(&dispatch, ours))
+                    })
+                    .collect();
+                for run in runs {
+                    ns[i][threads - 1].push(run.join().unwrap());
                 }
-                ns[i].push((thread_cpu_ns() - start) as f64 / f64::from(EVENTS));
-            });
-            // Let the writer thread catch up outside the measured time.
-            std::thread::sleep(std::time::Duration::from_millis(60));
+                // Let the writer thread catch up outside the measured time.
+                std::thread::sleep(std::time::Duration::from_millis(60));
+            }
         }
     }
-    println!("| variant | ns per event (median of {ROUNDS} × {EVENTS}) | min | max |");
-    println!("|---|---:|---:|---:|");
-    for ((name, _, _), mut runs) in variants.iter().zip(ns) {
-        runs.sort_by(f64::total_cmp);
+    println!(
+        "| variant | ns per event, one thread (median of {ROUNDS} × {EVENTS}) | min | max | two threads at once | min | max |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for ((name, _, _), runs) in variants.iter().zip(ns) {
+        let [one, two] = runs.map(|mut runs| {
+            runs.sort_by(f64::total_cmp);
+            (runs[runs.len() / 2], runs[0], runs[runs.len() - 1])
+        });
         println!(
-            "| {name} | {:.0} | {:.0} | {:.0} |",
-            runs[runs.len() / 2],
-            runs[0],
-            runs[runs.len() - 1]
+            "| {name} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} |",
+            one.0, one.1, one.2, two.0, two.1, two.2
         );
     }
+}
+
+/// Logs `EVENTS` access events through `dispatch` on this thread; the
+/// thread's CPU time per event, in nanoseconds.
+fn log_events(dispatch: &tracing::Dispatch, ours: bool) -> f64 {
+    let path = "/api/events/democon/talks/";
+    tracing::dispatcher::with_default(dispatch, || {
+        let start = thread_cpu_ns();
+        for n in 0..EVENTS {
+            let micros = u64::from(n % 1000);
+            if ours {
+                confapi::access_log::request("GET", path, 200, micros);
+            } else {
+                generic("GET", path, 200, micros);
+            }
+        }
+        (thread_cpu_ns() - start) as f64 / f64::from(EVENTS)
+    })
 }

@@ -1,47 +1,96 @@
-//! Where log lines go: appended to a shared buffer that a background thread
-//! writes out in batches, so that a request never waits for the terminal
-//! or the log collector, and logging costs about a memcpy per line.
+//! Where log lines go: appended to a buffer of the thread that logs, which
+//! a background thread writes out in batches, so that a request never waits
+//! for the terminal or the log collector, and logging costs about a memcpy
+//! per line.
 //!
 //! Why not `tracing_appender::non_blocking`, which this replaced: it sends
 //! each line over a channel and wakes its writer thread for it, which then
 //! makes one `write(2)` per line. At 50,000 lines a second that writer
 //! thread took 17 % of the server's CPU (perf), and the access log cost
 //! 10-16 % of the throughput of cached requests (BENCHMARKS.md, "Logging").
-//! Here the writer thread wakes every `INTERVAL`, or when `WAKE_BYTES` are
-//! waiting, and writes everything waiting at once.
+//! Here the writer thread wakes every `INTERVAL`, or when `WAKE_BYTES` wait
+//! in one buffer, and writes everything waiting at once.
+//!
+//! Why a buffer per thread, as nginx keeps one per worker: with one shared
+//! buffer, every line took its lock, and the lock (and the buffer's cache
+//! lines) moved between the cores for each request. A thread's own buffer
+//! shares its lock with the writer thread alone, once per `INTERVAL`. So
+//! the lines of one thread keep their order, while lines of different
+//! threads written within one `INTERVAL` may come out of order by at most
+//! that long (their timestamps tell).
 
+use std::cell::RefCell;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Longest a line waits before it is written.
 const INTERVAL: Duration = Duration::from_millis(50);
-/// Waiting bytes that wake the writer before `INTERVAL`.
+/// Bytes waiting in one thread's buffer that wake the writer before
+/// `INTERVAL`.
 const WAKE_BYTES: usize = 256 * 1024;
-/// Waiting bytes beyond which lines are dropped rather than kept, should
-/// the output block (about 128,000 access lines).
+/// Bytes waiting in one thread's buffer beyond which its lines are dropped
+/// rather than kept, should the output block (about 128,000 access lines).
 const MAX_BYTES: usize = 32 << 20;
 
+/// One thread's lines not yet written.
+type Lines = Arc<Mutex<Vec<u8>>>;
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while appending leaves at worst a partial line.
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 struct Shared {
-    state: Mutex<State>,
+    /// Tells this writer's buffers apart in `THREAD_LINES`.
+    id: usize,
+    /// Every thread's buffer, for the writer thread.
+    buffers: Mutex<Vec<Lines>>,
+    control: Mutex<Control>,
     wake: Condvar,
     dropped: AtomicU64,
 }
 
 #[derive(Default)]
-struct State {
-    waiting: Vec<u8>,
+struct Control {
     /// The writer is between two waits (not sleeping): no need to wake it.
     busy: bool,
     closed: bool,
 }
 
+thread_local! {
+    /// This thread's buffer for each writer it has written to.
+    static THREAD_LINES: RefCell<Vec<(usize, Lines)>> = const { RefCell::new(Vec::new()) };
+}
+
 impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while appending leaves at worst a partial line.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    fn append(&self, line: &[u8]) {
+        let wake = THREAD_LINES.with(|own| {
+            let mut own = own.borrow_mut();
+            let lines = match own.iter().position(|(id, _)| *id == self.id) {
+                Some(at) => &own[at].1,
+                None => {
+                    let lines = Lines::default();
+                    lock(&self.buffers).push(lines.clone());
+                    own.push((self.id, lines));
+                    &own[own.len() - 1].1
+                }
+            };
+            let mut lines = lock(lines);
+            if lines.len() + line.len() > MAX_BYTES {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+                return false;
+            }
+            let before = lines.len();
+            lines.extend_from_slice(line);
+            // Wake the writer once, as the buffer crosses the threshold.
+            before < WAKE_BYTES && lines.len() >= WAKE_BYTES
+        });
+        if wake && !lock(&self.control).busy {
+            self.wake.notify_one();
+        }
     }
 }
 
@@ -52,6 +101,10 @@ pub struct BatchWriter {
     shared: Arc<Shared>,
 }
 
+/// The writer `BatchWriter` makes for one line: a borrow, so that making
+/// it touches no shared counter.
+pub struct LineWriter<'a>(&'a Shared);
+
 /// Writes what is waiting and stops the writer thread when dropped: keep
 /// it until the process exits.
 pub struct Guard {
@@ -61,8 +114,11 @@ pub struct Guard {
 
 /// A writer of log lines to `output` from a background thread.
 pub fn batch_writer<W: Write + Send + 'static>(mut output: W) -> (BatchWriter, Guard) {
+    static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
     let shared = Arc::new(Shared {
-        state: Mutex::new(State::default()),
+        id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        buffers: Mutex::new(Vec::new()),
+        control: Mutex::new(Control::default()),
         wake: Condvar::new(),
         dropped: AtomicU64::new(0),
     });
@@ -71,21 +127,21 @@ pub fn batch_writer<W: Write + Send + 'static>(mut output: W) -> (BatchWriter, G
         std::thread::Builder::new()
             .name("log-writer".into())
             .spawn(move || {
+                // Swapped with the threads' buffers, so that both keep their
+                // capacity.
                 let mut batch = Vec::new();
                 loop {
                     let closed = {
-                        let mut state = shared.lock();
-                        if !state.closed && state.waiting.len() < WAKE_BYTES {
-                            state.busy = false;
-                            state = shared
+                        let mut control = lock(&shared.control);
+                        if !control.closed {
+                            control.busy = false;
+                            control = shared
                                 .wake
-                                .wait_timeout(state, INTERVAL)
-                                .map_or_else(|p| p.into_inner().0, |(s, _)| s);
+                                .wait_timeout(control, INTERVAL)
+                                .map_or_else(|p| p.into_inner().0, |(c, _)| c);
                         }
-                        state.busy = true;
-                        // Swapped, so that both buffers keep their capacity.
-                        std::mem::swap(&mut batch, &mut state.waiting);
-                        state.closed
+                        control.busy = true;
+                        control.closed
                     };
                     let dropped = shared.dropped.swap(0, Ordering::Relaxed);
                     if dropped > 0 {
@@ -94,9 +150,21 @@ pub fn batch_writer<W: Write + Send + 'static>(mut output: W) -> (BatchWriter, G
                             "log: {dropped} line(s) dropped: the output could not keep up"
                         );
                     }
-                    // Nowhere to report a failing log output: carry on.
-                    let _ = output.write_all(&batch).and_then(|()| output.flush());
-                    batch.clear();
+                    let buffers = lock(&shared.buffers).clone();
+                    for lines in &buffers {
+                        std::mem::swap(&mut batch, &mut *lock(lines));
+                        if !batch.is_empty() {
+                            // Nowhere to report a failing log output: carry on.
+                            let _ = output.write_all(&batch);
+                            batch.clear();
+                        }
+                    }
+                    let _ = output.flush();
+                    // Forget the buffers of threads that have ended (the
+                    // list holds the last reference) once they are empty.
+                    drop(buffers);
+                    lock(&shared.buffers)
+                        .retain(|lines| Arc::strong_count(lines) > 1 || !lock(lines).is_empty());
                     if closed {
                         return;
                     }
@@ -117,19 +185,18 @@ pub fn batch_writer<W: Write + Send + 'static>(mut output: W) -> (BatchWriter, G
 
 impl Write for BatchWriter {
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        let mut state = self.shared.lock();
-        if state.waiting.len() + line.len() > MAX_BYTES {
-            self.shared.dropped.fetch_add(1, Ordering::Relaxed);
-            return Ok(line.len());
-        }
-        let before = state.waiting.len();
-        state.waiting.extend_from_slice(line);
-        // Wake the writer once, as the buffer crosses the threshold.
-        let wake = before < WAKE_BYTES && state.waiting.len() >= WAKE_BYTES && !state.busy;
-        drop(state);
-        if wake {
-            self.shared.wake.notify_one();
-        }
+        self.shared.append(line);
+        Ok(line.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Write for LineWriter<'_> {
+    fn write(&mut self, line: &[u8]) -> io::Result<usize> {
+        self.0.append(line);
         Ok(line.len())
     }
 
@@ -139,10 +206,10 @@ impl Write for BatchWriter {
 }
 
 impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
-    type Writer = BatchWriter;
+    type Writer = LineWriter<'a>;
 
     fn make_writer(&'a self) -> Self::Writer {
-        self.clone()
+        LineWriter(&self.shared)
     }
 }
 
@@ -184,7 +251,7 @@ impl tracing_subscriber::fmt::time::FormatTime for Timestamps {
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        self.shared.lock().closed = true;
+        lock(&self.shared.control).closed = true;
         self.shared.wake.notify_one();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -250,6 +317,8 @@ mod tests {
         std::thread::sleep(INTERVAL * 4);
         let written = output.0.lock().unwrap().len();
         assert!(written > 0);
+        // The threads have ended: their buffers are written and forgotten.
+        assert_eq!(lock(&writer.shared.buffers).len(), 0);
         writer.clone().write_all(b"last\n").unwrap();
         drop(guard);
         let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();

@@ -441,12 +441,7 @@ struct ServeConnection {
 }
 
 impl ServeConnection {
-    async fn run(
-        self,
-        stream: TcpStream,
-        address: SocketAddr,
-        permit: OwnedSemaphorePermit,
-    ) {
+    async fn run(self, stream: TcpStream, address: SocketAddr, permit: OwnedSemaphorePermit) {
         let ServeConnection {
             app,
             http,
