@@ -67,7 +67,7 @@ thread_local! {
 
 impl Shared {
     fn append(&self, line: &[u8]) {
-        let wake = THREAD_LINES.with(|own| {
+        let appended = THREAD_LINES.try_with(|own| {
             let mut own = own.borrow_mut();
             let lines = match own.iter().position(|(id, _)| *id == self.id) {
                 Some(at) => &own[at].1,
@@ -87,6 +87,12 @@ impl Shared {
             lines.extend_from_slice(line);
             // Wake the writer once, as the buffer crosses the threshold.
             before < WAKE_BYTES && lines.len() >= WAKE_BYTES
+        });
+        // A thread that is ending has no buffer any more: the line gets one
+        // of its own, which the writer forgets once written.
+        let wake = appended.unwrap_or_else(|_| {
+            lock(&self.buffers).push(Arc::new(Mutex::new(line.to_vec())));
+            false
         });
         if wake && !lock(&self.control).busy {
             self.wake.notify_one();
