@@ -301,6 +301,33 @@ mod tests {
     }
 
     #[test]
+    fn a_line_logged_while_its_thread_ends_is_written() {
+        struct LogsWhenDropped(BatchWriter);
+        impl Drop for LogsWhenDropped {
+            fn drop(&mut self) {
+                self.0.write_all(b"late\n").unwrap();
+            }
+        }
+        thread_local! {
+            static LATE: RefCell<Option<LogsWhenDropped>> = const { RefCell::new(None) };
+        }
+        let output = Shared::default();
+        let (writer, guard) = batch_writer(output.clone());
+        let mut own = writer.clone();
+        let late = writer.clone();
+        std::thread::spawn(move || {
+            // Set up before the thread's buffer, so dropped after it.
+            LATE.with(|cell| *cell.borrow_mut() = Some(LogsWhenDropped(late)));
+            own.write_all(b"early\n").unwrap();
+        })
+        .join()
+        .unwrap();
+        drop(guard);
+        let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, "early\nlate\n");
+    }
+
+    #[test]
     fn lines_are_written_whole_in_order_soon_and_at_the_end() {
         let output = Shared::default();
         let (writer, guard) = batch_writer(output.clone());
