@@ -189,17 +189,6 @@ pub fn batch_writer<W: Write + Send + 'static>(mut output: W) -> (BatchWriter, G
     )
 }
 
-impl Write for BatchWriter {
-    fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        self.shared.append(line);
-        Ok(line.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 impl Write for LineWriter<'_> {
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
         self.0.append(line);
@@ -268,6 +257,7 @@ impl Drop for Guard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tracing_subscriber::fmt::MakeWriter;
 
     /// An output the test can read back.
     #[derive(Clone, Default)]
@@ -305,7 +295,7 @@ mod tests {
         struct LogsWhenDropped(BatchWriter);
         impl Drop for LogsWhenDropped {
             fn drop(&mut self) {
-                self.0.write_all(b"late\n").unwrap();
+                self.0.make_writer().write_all(b"late\n").unwrap();
             }
         }
         thread_local! {
@@ -313,12 +303,12 @@ mod tests {
         }
         let output = Shared::default();
         let (writer, guard) = batch_writer(output.clone());
-        let mut own = writer.clone();
+        let own = writer.clone();
         let late = writer.clone();
         std::thread::spawn(move || {
             // Set up before the thread's buffer, so dropped after it.
             LATE.with(|cell| *cell.borrow_mut() = Some(LogsWhenDropped(late)));
-            own.write_all(b"early\n").unwrap();
+            own.make_writer().write_all(b"early\n").unwrap();
         })
         .join()
         .unwrap();
@@ -333,10 +323,11 @@ mod tests {
         let (writer, guard) = batch_writer(output.clone());
         let threads: Vec<_> = (0..4)
             .map(|t| {
-                let mut writer = writer.clone();
+                let writer = writer.clone();
                 std::thread::spawn(move || {
                     for i in 0..10_000 {
                         writer
+                            .make_writer()
                             .write_all(format!("thread {t} line {i}\n").as_bytes())
                             .unwrap();
                     }
@@ -352,7 +343,7 @@ mod tests {
         assert!(written > 0);
         // The threads have ended: their buffers are written and forgotten.
         assert_eq!(lock(&writer.shared.buffers).len(), 0);
-        writer.clone().write_all(b"last\n").unwrap();
+        writer.make_writer().write_all(b"last\n").unwrap();
         drop(guard);
         let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
