@@ -520,6 +520,18 @@ pub struct Anonymised {
 pub struct Resource {
     pub resource: String,
     pub description: String,
+    /// Private resources are for organisers only. Written only when false,
+    /// so that the records of datasets without the field keep their bytes.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub is_public: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

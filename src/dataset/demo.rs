@@ -1909,11 +1909,23 @@ impl Generator {
         let mut resources = vec![Resource {
             resource: format!("https://demo.example/media/{slug}/submissions/{code}/slides.pdf"),
             description: "Slides".to_string(),
+            is_public: true,
         }];
         if self.chance(0.4) {
             resources.push(Resource {
                 resource: format!("https://git.example.org/demo/{}", url_slug(topic)),
                 description: "Source code".to_string(),
+                is_public: true,
+            });
+        }
+        // Some speakers leave notes for the organisers: a private resource.
+        // Chosen by the code, not the generator, so every other record of
+        // the demo stays as it was.
+        if code.bytes().map(u32::from).sum::<u32>() % 5 == 0 {
+            resources.push(Resource {
+                resource: format!("https://demo.example/media/{slug}/submissions/{code}/notes.txt"),
+                description: "Notes for the organisers".to_string(),
+                is_public: false,
             });
         }
         resources
@@ -2738,6 +2750,12 @@ mod tests {
         assert!(event.submissions.iter().any(|s| s.is_featured));
         assert!(event.submissions.iter().any(|s| s.do_not_record));
         assert!(event.submissions.iter().any(|s| !s.resources.is_empty()));
+        // A talk on the public schedule with a private resource beside a public one.
+        assert!(event.submissions.iter().any(|s| {
+            s.slots.iter().any(|sl| sl.is_visible)
+                && s.resources.iter().any(|r| !r.is_public)
+                && s.resources.iter().any(|r| r.is_public)
+        }));
         assert!(event.submissions.iter().any(|s| s.image.is_some()));
         assert!(event.submissions.iter().any(|s| s.duration.is_none()));
         let locales: HashSet<&str> = event

@@ -35,6 +35,12 @@ pub enum ViewerClass {
     },
 }
 
+/// The resource rule on its own, for renderers that know only the role
+/// (the schedule exports, rendered once per `export_class`).
+pub fn resource_visible_to(role: Role, resource: &Resource) -> bool {
+    resource.is_public || role == Role::Organiser
+}
+
 /// One caller's rights in one event, computed once per request.
 pub struct Access<'a> {
     pub data: &'a EventData,
@@ -367,6 +373,12 @@ impl<'a> Access<'a> {
                 AnswerOwner::Person(p) => self.data.is_public_profile[p],
                 AnswerOwner::Review(_) | AnswerOwner::Missing => false,
             }
+    }
+
+    /// Private resources (a speaker's notes, an unpublished recording) are
+    /// for organisers only; reviewers see what the public sees.
+    pub fn sees_resource(&self, resource: &Resource) -> bool {
+        resource_visible_to(self.role, resource)
     }
 
     /// The tags are for organisers and reviewers only.

@@ -534,6 +534,7 @@ impl<'a> Renderer<'a> {
             resources: sub
                 .resources
                 .iter()
+                .filter(|r| access.sees_resource(r))
                 .map(|r| ResourceView {
                     resource: &r.resource,
                     description: &r.description,

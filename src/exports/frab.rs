@@ -128,11 +128,12 @@ fn xml_event(out: &mut String, s: &ExportSchedule, ts: &TalkSlot, room_name: &st
         "          <optout>{}</optout>\n        </recording>\n",
         sub.do_not_record
     ));
-    if sub.resources.is_empty() {
+    let mut resources = s.resources(sub).peekable();
+    if resources.peek().is_none() {
         out.push_str("        <links></links>\n");
     } else {
         out.push_str("        <links>\n");
-        for res in &sub.resources {
+        for res in resources {
             out.push_str("          <link href=\"");
             xml_attr(out, &res.resource);
             out.push_str("\">");
@@ -347,9 +348,8 @@ fn json_talk<'a>(
             }
         })
         .collect();
-    let links = sub
-        .resources
-        .iter()
+    let links = s
+        .resources(sub)
         .map(|r| JsonLink {
             url: &r.resource,
             title: &r.description,

@@ -4,8 +4,9 @@
 use chrono::{Datelike, Duration, NaiveDate, Timelike};
 
 use super::text::{acronym, derive_int, derive_uuid, local_at, title_slug};
+use crate::domain::access::{resource_visible_to, Role};
 use crate::domain::catalog::{EventData, Users};
-use crate::model::{Break, Event, I18n, Room, Submission, Timestamp, Track, User};
+use crate::model::{Break, Event, I18n, Resource, Room, Submission, Timestamp, Track, User};
 
 /// One visible slot of a talk.
 pub struct TalkSlot<'a> {
@@ -61,6 +62,9 @@ pub struct ExportSchedule<'a> {
     /// Visible slots, by start (slots without a start last), code, index.
     pub talks: Vec<TalkSlot<'a>>,
     pub breaks: Vec<BreakSlot<'a>>,
+    /// Whose export this is: organisers' show private resources. The
+    /// public's by default, so that a forgotten call leaks nothing.
+    pub viewer: Role,
 }
 
 impl<'a> ExportSchedule<'a> {
@@ -185,7 +189,22 @@ impl<'a> ExportSchedule<'a> {
             published: event.schedule.as_ref().and_then(|s| s.published),
             talks,
             breaks,
+            viewer: Role::Public,
         }
+    }
+
+    /// The same schedule as `viewer` sees it.
+    pub fn for_viewer(mut self, viewer: Role) -> Self {
+        self.viewer = viewer;
+        self
+    }
+
+    /// The resources of `sub` that the viewer may see, in dataset order.
+    pub fn resources<'s>(&self, sub: &'s Submission) -> impl Iterator<Item = &'s Resource> {
+        let viewer = self.viewer;
+        sub.resources
+            .iter()
+            .filter(move |r| resource_visible_to(viewer, r))
     }
 
     /// An i18n value in the event's language, else its first translation.

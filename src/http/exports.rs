@@ -96,7 +96,8 @@ fn whole(caller: &Caller, slug: &str, export: Export) -> ApiResult {
         // The feed shows the release, not its slots.
         Export::Feed => ExportSchedule::of(data, users, &caller.base_url, |_| false),
         _ => ExportSchedule::new(data, users, &caller.base_url),
-    };
+    }
+    .for_viewer(access.role);
     let body = export.render(&schedule);
     let mut response = answer(&access, export.media_type(), body);
     let headers = response.headers_mut();

@@ -18,6 +18,7 @@ mod isolation;
 mod openapi;
 mod queries;
 mod reload;
+mod resources;
 mod reviews_rooms_tags;
 mod speakers_questions_answers;
 mod storage;

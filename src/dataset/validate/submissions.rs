@@ -75,10 +75,12 @@ pub(super) fn submission(
         let mut o = Obj::open(cx, p, v)?;
         let resource = o.req(cx, "resource", url).unwrap_or_default();
         let description = o.opt_str(cx, "description", "");
+        let is_public = o.opt_bool(cx, "is_public", true);
         o.finish(cx);
         Some(Resource {
             resource,
             description,
+            is_public,
         })
     });
     let anonymised = o.nullable(cx, "anonymised", |cx, p, v| {
