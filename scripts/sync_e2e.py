@@ -12,7 +12,11 @@ descriptions), then served and checked with conformance.py and
 compare_exports.py (100 %: pretalx's ids, guids, breaks, version and release
 time came across from the exports).
 Then: a second sync writes nothing and keeps every ETag; one changed
-submission rewrites one record; and faults (connection dropped mid-sync,
+submission rewrites one record; an event the upstream refuses (403, as
+pretalx does for a token not bound to it) is skipped with one line and
+deleted from the mirror by a sync of every event, fails a sync that names
+it with --event, and a sync where every event refuses fails and changes
+nothing; and faults (connection dropped mid-sync,
 500, 429 with Retry-After, truncated JSON, an export answering 500 or cut
 off) each fail the sync and leave the mirror serving the previous data,
 whole. An event gone upstream stays with `--event` and is deleted by a sync
@@ -104,6 +108,12 @@ class FaultProxy:
                     proxy.count += 1
                     n = proxy.count
                 mode = proxy.mode
+                # A token not bound to an event: pretalx refuses its API
+                # and its exports, but still lists it.
+                forbidden = mode.split(":", 1)[1].split(",") if mode and mode.startswith("forbid:") else []
+                if any(self.path.startswith(f"/api/events/{slug}/") or self.path.startswith(f"/{slug}/")
+                       for slug in forbidden):
+                    return self.reply(403, b'{"detail": "You do not have permission to perform this action."}')
                 if mode == "500" or (mode == "export-500" and "/schedule/export/" in self.path):
                     return self.reply(500, b'{"detail": "boom"}')
                 if mode == "429" or (mode == "429-twice" and n <= 2):
@@ -146,9 +156,11 @@ class FaultProxy:
 
 def access_file(dataset, path):
     """democon's users and each event's slug, name, date_from, teams and
-    review_phase, plus what the legacy API does not show. Not what the
-    schedule exports show (user ids, track descriptions and positions):
-    those must come across from the upstream."""
+    review_phase, plus what no upstream answer shows (review assignments,
+    submission types' durations, colours of unused tracks). Not what the
+    schedule exports show (user ids, track descriptions and positions), nor
+    which questions are inactive (the public's questions list tells): those
+    must come across from the upstream."""
     users = [{k: v for k, v in u.items() if k != "id"} for u in dataset["users"]]
     access = {"format": "cfp-dataset", "version": 1, "users": users, "events": []}
     for event in dataset["events"]:
@@ -156,9 +168,6 @@ def access_file(dataset, path):
         entry["tracks"] = [{k: v for k, v in t.items() if k not in ("description", "position")}
                            for t in event.get("tracks", [])]
         entry["submission_types"] = event.get("submission_types", [])
-        inactive = [{"id": q["id"], "active": False} for q in event.get("questions", []) if q.get("active") is False]
-        if inactive:
-            entry["questions"] = inactive
         assigned = [{"code": s["code"], "assigned_reviewers": s["assigned_reviewers"]}
                     for s in event.get("submissions", []) if s.get("assigned_reviewers")]
         if assigned:
@@ -390,6 +399,44 @@ def main():
                 break
             time.sleep(0.02)
         check("... and the mirror serves the change within a second", title == target["title"], title)
+
+        # An event the token may not read (pretalx binds tokens to events,
+        # but lists every event of the user's teams): skipped, and deleted
+        # from the mirror by a sync of every event.
+        before = snapshot(server.url, token)
+        proxy.set("forbid:privcon,democon")
+        status, out = sync()
+        check("a sync where the token may read no listed event fails and names them",
+              status == 1 and "the token may read none of the events the upstream lists: "
+              "privcon (403), democon (403)" in out and "nothing changed" in out, out)
+        check("... and the mirror serves the previous data, whole", snapshot(server.url, token) == before)
+        proxy.set("forbid:privcon")
+        result = subprocess.run(
+            [binary, "sync", "--from", proxy.url, "--token", token, "--access", access, "--db", db,
+             "--event", "privcon"],
+            capture_output=True, text=True, env=env, timeout=120)
+        check("--event of an event the token may not read fails with that message",
+              result.returncode == 1 and "--event privcon: 403: the token may not read it" in result.stderr
+              and "nothing changed" in result.stderr, result.stderr)
+        check("... and changes nothing", snapshot(server.url, token) == before)
+        status, out = sync()
+        check("a sync of every event skips the one the token may not read, with one line naming it",
+              status == 0 and out.count("skipped: privcon (403: the token may not read it)") == 1
+              and "deleted: privcon" in out, out)
+        deadline = time.monotonic() + 2.0
+        while get(f"{server.url}/api/events/privcon/", token)[0] != 403 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check("... it is gone from the mirror (the API's 403, as for an unknown event)",
+              get(f"{server.url}/api/events/privcon/", token)[0] == 403
+              and get(f"{server.url}/api/events/democon/talks/")[0] == 200)
+        proxy.set(None)
+        status, out = sync()
+        deadline = time.monotonic() + 2.0
+        while get(f"{server.url}/api/events/privcon/", token)[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check("... and mirrored again once the token may read it",
+              status == 0 and "record(s) written" in out
+              and get(f"{server.url}/api/events/privcon/", token)[0] == 200, out)
 
         # An event gone upstream: kept while --event restricts the sync,
         # deleted by a sync of every event.

@@ -651,25 +651,32 @@ async fn sync_rounds(
         }
         let took = started.elapsed();
         let failed = match &result {
-            Ok(done) if done.records_written == 0 => {
-                eprintln!(
-                    "sync: nothing changed (generation {}) in {took:.2?}",
-                    done.generation
-                );
-                false
-            }
-            Ok(done) => {
-                let deleted = if done.deleted_events.is_empty() {
-                    String::new()
+            Ok(round) => {
+                for (slug, status) in &round.skipped {
+                    eprintln!(
+                        "skipped: {slug} ({}: the token may not read it)",
+                        status.as_u16()
+                    );
+                }
+                let done = &round.import;
+                if done.records_written == 0 {
+                    eprintln!(
+                        "sync: nothing changed (generation {}) in {took:.2?}",
+                        done.generation
+                    );
                 } else {
-                    format!(", deleted: {}", done.deleted_events.join(", "))
-                };
-                eprintln!(
-                    "sync: {} record(s) written, event(s) changed: {}{deleted} (generation {}) in {took:.2?}",
-                    done.records_written,
-                    done.changed_events.join(", "),
-                    done.generation
-                );
+                    let deleted = if done.deleted_events.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", deleted: {}", done.deleted_events.join(", "))
+                    };
+                    eprintln!(
+                        "sync: {} record(s) written, event(s) changed: {}{deleted} (generation {}) in {took:.2?}",
+                        done.records_written,
+                        done.changed_events.join(", "),
+                        done.generation
+                    );
+                }
                 false
             }
             Err(err) => {

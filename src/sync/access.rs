@@ -18,7 +18,7 @@ use super::legacy::{RawEvent, SeenUser};
 use super::{Names, SyncError};
 
 fn access_error(path: &str, message: &str) -> SyncError {
-    SyncError(format!("access file: {path}: {message}"))
+    SyncError::plain(format!("access file: {path}: {message}"))
 }
 
 /// Reviewer name → user codes, from the access file's users and the speakers seen.

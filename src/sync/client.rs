@@ -14,6 +14,14 @@ use super::SyncError;
 const ATTEMPTS: u32 = 5;
 /// The longest `Retry-After` honoured; a longer one fails the round.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
+/// What an upstream answers for an event the token may not read: pretalx
+/// 403s a token not bound to the event, 401s a token it does not know,
+/// and 404s what the token may not even learn exists.
+const REFUSALS: [StatusCode; 3] = [
+    StatusCode::UNAUTHORIZED,
+    StatusCode::FORBIDDEN,
+    StatusCode::NOT_FOUND,
+];
 
 pub struct Client {
     http: reqwest::Client,
@@ -172,6 +180,9 @@ impl Client {
                     } else {
                         let body = response.text().await.unwrap_or_default();
                         let detail: String = body.chars().take(200).collect();
+                        if REFUSALS.contains(&status) {
+                            return Err(SyncError::refused(url, status, &detail));
+                        }
                         return Err(SyncError::at(url, format!("answered {status}: {detail}")));
                     }
                 }

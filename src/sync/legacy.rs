@@ -191,6 +191,9 @@ pub struct RawEvent {
     pub anonymised: Fetched,
     pub talks: Fetched,
     pub public_talks: Fetched,
+    /// The anonymous questions list (of a public event): what tells which
+    /// public questions are active.
+    pub public_questions: Fetched,
     pub speakers: Fetched,
     pub questions: Fetched,
     pub answers: Fetched,
@@ -226,19 +229,20 @@ pub async fn read_event(
     // What the public sees tells whether the schedule is shown; a
     // non-public event shows the public nothing (403).
     let is_public = event.get("is_public").and_then(serde_json::Value::as_bool) == Some(true);
-    let public_talks = async {
+    let public = |name: &'static str| async move {
         if is_public {
-            list("talks/", true).await
+            list(name, true).await
         } else {
             Ok(Fetched { pages: Vec::new() })
         }
     };
     // A few lists at a time: fast, and gentle on a slow upstream.
-    let (submissions, anonymised, talks, public_talks) = tokio::try_join!(
+    let (submissions, anonymised, talks, public_talks, public_questions) = tokio::try_join!(
         list("submissions/", false),
         list("submissions/?anon=1", false),
         list("talks/", false),
-        public_talks,
+        public("talks/"),
+        public("questions/"),
     )?;
     let (speakers, questions, answers, reviews, rooms, tags) = tokio::try_join!(
         list("speakers/", false),
@@ -254,6 +258,7 @@ pub async fn read_event(
         anonymised,
         talks,
         public_talks,
+        public_questions,
         speakers,
         questions,
         answers,
@@ -284,6 +289,8 @@ pub fn map_event(
 
     let visible_slot: HashSet<String> = codes(&raw.talks)?;
     let public_talks: HashSet<String> = codes(&raw.public_talks)?;
+    let public_resources = shown_resources(&raw.public_talks)?;
+    let is_public = event.bool("is_public")?;
 
     let mut types: BTreeMap<i64, Value> = BTreeMap::new();
     let mut tracks: BTreeMap<i64, Value> = BTreeMap::new();
@@ -298,6 +305,12 @@ pub fn map_event(
             ),
         );
     }
+
+    let public_questions: HashSet<i64> = raw
+        .public_questions
+        .items()
+        .map(|item| item.i64("id"))
+        .collect::<Result<_, _>>()?;
 
     let mut has_slots = false;
     let mut confirmed_visible = false;
@@ -347,9 +360,16 @@ pub fn map_event(
         }
         let mut resources = Vec::new();
         for resource in item.list("resources")? {
+            let link = resource.str("resource")?;
+            let description = resource.str("description")?;
+            // Public only where the public is shown it: the legacy API does
+            // not say, and a resource no anonymous caller sees yet (of a
+            // proposal, of a non-public event) stays private until it is.
+            let shown = public_resources.contains(&(code.as_str(), link, description));
             resources.push(json!({
-                "resource": resource.str("resource")?,
-                "description": resource.str("description")?,
+                "resource": link,
+                "description": description,
+                "is_public": shown,
             }));
         }
         // The anonymised texts, where they differ from the real ones
@@ -426,6 +446,15 @@ pub fn map_event(
         // Organisers are shown questions in position order; the numbers
         // themselves are not shown.
         question.insert("position".into(), json!(position));
+        // Whether a question is active is not shown either; the public is
+        // shown the active public questions of a public event (while its
+        // schedule is public), so a public one it is not shown is inactive.
+        // Of a non-public event the public sees nothing: active, as pretalx
+        // makes questions, unless the access file says otherwise.
+        if is_public && item.bool("is_public")? {
+            let id = item.i64("id")?;
+            question.insert("active".into(), json!(public_questions.contains(&id)));
+        }
         question.insert("tracks".into(), json!(question_tracks));
         question.insert("submission_types".into(), json!(question_types));
         lists.questions.push(Value::Object(question));
@@ -499,7 +528,6 @@ pub fn map_event(
             .push(mapping::tag(&item, |item, key| item.raw(key))?);
     }
 
-    let is_public = event.bool("is_public")?;
     // The schedule's version and release time are not in the legacy API;
     // its existence shows in the slots, its publicity in what the public sees.
     let schedule = has_slots.then(|| json!({"version": "mirrored", "published": format!("{}T00:00:00Z", event.str("date_from").unwrap_or("2000-01-01"))}));
@@ -516,6 +544,22 @@ pub fn map_event(
         schedule.unwrap_or(Value::Null),
         lists,
     )
+}
+
+/// The resources a list shows, by submission code, link and description.
+fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, &str)>, SyncError> {
+    let mut shown = HashSet::new();
+    for item in list.items() {
+        let code = item.str("code")?;
+        for resource in item.list("resources")? {
+            shown.insert((
+                code,
+                resource.str("resource")?,
+                resource.str("description")?,
+            ));
+        }
+    }
+    Ok(shown)
 }
 
 pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
@@ -549,5 +593,147 @@ impl<'a> Item<'a> {
 impl Item<'_> {
     pub fn slug(&self) -> Result<String, SyncError> {
         self.str("slug").map(str::to_string)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(name: &str, results: Value) -> Fetched {
+        let Value::Array(results) = results else {
+            panic!("results must be a list")
+        };
+        Fetched {
+            pages: vec![(format!("http://up/api/events/conf/{name}/"), results)],
+        }
+    }
+
+    fn question(id: i64, is_public: bool) -> Value {
+        json!({
+            "id": id, "variant": "string", "target": "submission", "question": {"en": "Q?"},
+            "help_text": {}, "question_required": "optional", "deadline": null,
+            "freeze_after": null, "options": [], "default_answer": null,
+            "contains_personal_data": false, "min_length": null, "max_length": null,
+            "is_public": is_public, "is_visible_to_reviewers": true,
+            "tracks": [], "submission_types": [],
+        })
+    }
+
+    /// A public event as the legacy API shows it to an organiser: one talk
+    /// with a public and a private resource, one proposal with a resource,
+    /// and three questions (public and shown, public and not shown, not
+    /// public), and what the public is shown of it.
+    fn raw() -> RawEvent {
+        let submission = |code: &str, state: &str, resources: Value| {
+            json!({
+                "code": code, "title": "T", "speakers": [], "submission_type": {"en": "Talk"},
+                "submission_type_id": 1, "track": null, "track_id": null, "state": state,
+                "pending_state": null, "abstract": "", "description": "", "notes": "",
+                "internal_notes": "", "duration": 30, "slot_count": 1, "do_not_record": false,
+                "is_featured": false, "content_locale": "en", "image": null,
+                "created": "2025-01-01T00:00:00Z", "tag_ids": [], "resources": resources,
+                "slot": null,
+            })
+        };
+        let slides = json!({"resource": "http://up/slides.pdf", "description": "Slides"});
+        let notes = json!({"resource": "http://up/notes", "description": "Notes"});
+        let talk = submission("TALK1", "confirmed", json!([slides, notes]));
+        let proposal = submission("PROP1", "submitted", json!([slides]));
+        let mut public_talk = talk.clone();
+        public_talk["resources"] = json!([slides]);
+        RawEvent {
+            event: (
+                "http://up/api/events/conf/".into(),
+                json!({"name": {"en": "Conf"}, "slug": "conf", "is_public": true,
+                       "date_from": "2025-06-01", "date_to": "2025-06-02", "timezone": "UTC"}),
+            ),
+            submissions: list("submissions", json!([talk.clone(), proposal])),
+            anonymised: list("submissions", json!([])),
+            talks: list("talks", json!([talk])),
+            public_talks: list("talks", json!([public_talk])),
+            public_questions: list("questions", json!([question(1, true)])),
+            speakers: list("speakers", json!([])),
+            questions: list(
+                "questions",
+                json!([question(1, true), question(2, true), question(3, false)]),
+            ),
+            answers: list("answers", json!([])),
+            reviews: list("reviews", json!([])),
+            rooms: list("rooms", json!([])),
+            tags: list("tags", json!([])),
+        }
+    }
+
+    fn map(raw: &RawEvent) -> Map<String, Value> {
+        map_event(raw, &mut BTreeMap::new(), &HashMap::new()).unwrap()
+    }
+
+    fn field(event: &Map<String, Value>, list: &str, key: &str) -> Vec<Value> {
+        event[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item[key].clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_resource_is_public_only_where_the_public_is_shown_it() {
+        let event = map(&raw());
+        assert_eq!(
+            field(&event, "submissions", "resources"),
+            vec![
+                json!([
+                    {"resource": "http://up/slides.pdf", "description": "Slides", "is_public": true},
+                    {"resource": "http://up/notes", "description": "Notes", "is_public": false},
+                ]),
+                // The same link on a proposal the public does not see.
+                json!([{"resource": "http://up/slides.pdf", "description": "Slides", "is_public": false}]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_public_question_the_public_is_not_shown_is_inactive() {
+        let event = map(&raw());
+        // Question 3 is not public: the public view tells nothing about it.
+        assert_eq!(
+            field(&event, "questions", "active"),
+            vec![json!(true), json!(false), Value::Null]
+        );
+        // Of a non-public event the public sees nothing, so nothing is inferred.
+        let mut raw = raw();
+        raw.event.1["is_public"] = json!(false);
+        raw.public_talks = list("talks", json!([]));
+        raw.public_questions = list("questions", json!([]));
+        let event = map(&raw);
+        assert_eq!(
+            field(&event, "questions", "active"),
+            vec![Value::Null, Value::Null, Value::Null]
+        );
+        assert_eq!(
+            field(&event, "submissions", "resources")[0][0]["is_public"],
+            json!(false)
+        );
+    }
+
+    #[test]
+    fn the_mapped_event_validates_like_an_import() {
+        let document = json!({"format": "cfp-dataset", "version": 1, "events": [map(&raw())]});
+        let dataset = crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+            panic!(
+                "{:?}",
+                problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            )
+        });
+        let questions = &dataset.events[0].questions;
+        assert_eq!(
+            questions
+                .iter()
+                .map(|q| (q.id, q.active))
+                .collect::<Vec<_>>(),
+            vec![(1, true), (2, false), (3, true)]
+        );
     }
 }

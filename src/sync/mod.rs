@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::dataset::validate;
@@ -24,23 +25,38 @@ use crate::storage::{ImportOptions, ImportSummary, Store};
 
 /// Why a round failed: the URL and JSON path where known.
 #[derive(Debug)]
-pub struct SyncError(pub String);
+pub struct SyncError {
+    pub message: String,
+    /// The upstream refused the request (401, 403 or 404): while an event
+    /// is read, the token may not read that event.
+    pub refused: Option<StatusCode>,
+}
 
 impl SyncError {
     pub fn plain(message: impl Into<String>) -> Self {
-        SyncError(message.into())
+        SyncError {
+            message: message.into(),
+            refused: None,
+        }
     }
     pub fn at(url: &str, message: impl std::fmt::Display) -> Self {
-        SyncError(format!("GET {url}: {message}"))
+        Self::plain(format!("GET {url}: {message}"))
     }
     pub fn at_path(url: &str, path: &str, message: &str) -> Self {
-        SyncError(format!("GET {url}: {path}: {message}"))
+        Self::plain(format!("GET {url}: {path}: {message}"))
+    }
+    /// An answer that refuses the token (`status` is 401, 403 or 404).
+    pub fn refused(url: &str, status: StatusCode, detail: &str) -> Self {
+        SyncError {
+            refused: Some(status),
+            ..Self::at(url, format!("answered {status}: {detail}"))
+        }
     }
 }
 
 impl std::fmt::Display for SyncError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -66,12 +82,22 @@ pub enum Api {
     V1,
 }
 
+/// What a round did: the import, and the listed events it skipped.
+#[derive(Debug)]
+pub struct Round {
+    pub import: ImportSummary,
+    /// Events the upstream lists but the token may not read, with the
+    /// status that refused them; not mirrored (and so deleted from the
+    /// mirror by a sync of every event).
+    pub skipped: Vec<(String, StatusCode)>,
+}
+
 /// One sync round. `progress` is told the requests made so far.
 pub async fn run_once(
     options: &Options,
     store: &dyn Store,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<ImportSummary, SyncError> {
+) -> Result<Round, SyncError> {
     let mut client = client::Client::new(&options.from, &options.token, options.timeout)?;
     let count = AtomicU64::new(0);
     let requests = || progress(count.fetch_add(1, Ordering::Relaxed) + 1);
@@ -89,11 +115,7 @@ pub async fn run_once(
     } else {
         options.events.clone()
     };
-    let api = match (options.api, slugs.first()) {
-        (Api::Auto, Some(slug)) if v1::speaks_v1(&client, slug).await? => Api::V1,
-        (Api::Auto, _) => Api::Legacy,
-        (api, _) => api,
-    };
+    let api = detect_api(&client, options.api, &slugs, &requests).await?;
     if api == Api::Legacy && options.organiser.is_some() {
         return Err(SyncError::plain(
             "--organiser needs pretalx's versioned API (the legacy API shows no teams)",
@@ -102,6 +124,7 @@ pub async fn run_once(
     let access = options.access.clone().unwrap_or_else(|| json!({}));
     let mut seen_users = BTreeMap::new();
     let mut events = Vec::new();
+    let mut skipped = Vec::new();
     if api == Api::V1 {
         let teams = match &options.organiser {
             Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
@@ -110,13 +133,18 @@ pub async fn run_once(
         let mut legacy = client::Client::new(&options.from, &options.token, options.timeout)?;
         legacy.set_version(v1::LEGACY_VERSION);
         for slug in &slugs {
-            let raw = v1::read_event(&client, &legacy, slug, &requests).await?;
-            events.push(v1::map_event(&raw, teams.as_ref(), &mut seen_users)?);
+            match v1::read_event(&client, &legacy, slug, &requests).await {
+                Ok(raw) => events.push(v1::map_event(&raw, teams.as_ref(), &mut seen_users)?),
+                Err(err) => skip(options, slug, err, &mut skipped)?,
+            }
         }
     } else {
         let mut raws = Vec::new();
         for slug in &slugs {
-            raws.push(legacy::read_event(&client, slug, &requests).await?);
+            match legacy::read_event(&client, slug, &requests).await {
+                Ok(raw) => raws.push(raw),
+                Err(err) => skip(options, slug, err, &mut skipped)?,
+            }
         }
         let reviewer_codes = access::names_to_codes(&access, &raws)?;
         for raw in &raws {
@@ -125,39 +153,105 @@ pub async fn run_once(
     }
     // Ids, guids, breaks, ...: neither API shows them, the schedule
     // exports do.
-    for event in &mut events {
+    let mut filled_events = Vec::new();
+    for mut event in events {
         let slug = event
             .get("slug")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let filled = upstream_exports::fill_event(&client, &slug, event, &requests).await?;
-        for (code, id) in filled.person_ids {
-            if let Some(user) = seen_users.get_mut(&code) {
-                user.id = Some(id);
+        match upstream_exports::fill_event(&client, &slug, &mut event, &requests).await {
+            Ok(filled) => {
+                for (code, id) in filled.person_ids {
+                    if let Some(user) = seen_users.get_mut(&code) {
+                        user.id = Some(id);
+                    }
+                }
+                filled_events.push(event);
             }
+            Err(err) => skip(options, &slug, err, &mut skipped)?,
         }
     }
-    let document = access::merge(&access, seen_users, events)?;
+    if filled_events.is_empty() && !skipped.is_empty() {
+        let names: Vec<String> = skipped
+            .iter()
+            .map(|(slug, status)| format!("{slug} ({})", status.as_u16()))
+            .collect();
+        return Err(SyncError::plain(format!(
+            "the token may read none of the events the upstream lists: {}",
+            names.join(", ")
+        )));
+    }
+    let document = access::merge(&access, seen_users, filled_events)?;
     let dataset = validate::parse_value(&document).map_err(|problems| {
         let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-        SyncError(format!(
+        SyncError::plain(format!(
             "the mirrored data does not validate ({} problem(s), paths in the mirrored dataset):\n{}",
             problems.len(),
             lines.join("\n")
         ))
     })?;
-    // Mirroring every event the token sees: an event gone upstream goes.
-    // With --event, other stored events are not this sync's business; and
-    // an upstream that lists no event at all (a token stripped of every
-    // permission, a misconfigured upstream) does not empty the mirror.
+    // Mirroring every event the token sees: an event gone upstream goes,
+    // and so does one the token may no longer read. With --event, other
+    // stored events are not this sync's business; and an upstream that
+    // lists no event at all (a token stripped of every permission, a
+    // misconfigured upstream) does not empty the mirror.
     let import = ImportOptions {
         delete_absent_events: options.events.is_empty() && !slugs.is_empty(),
     };
-    store
+    let import = store
         .import_with(&dataset, import, None)
         .await
-        .map_err(|e| SyncError(format!("cannot write the mirror: {e}")))
+        .map_err(|e| SyncError::plain(format!("cannot write the mirror: {e}")))?;
+    Ok(Round { import, skipped })
+}
+
+/// An event that refused the token is skipped when the upstream listed it,
+/// and fails the round when the caller named it with `--event`; any other
+/// failure fails the round.
+fn skip(
+    options: &Options,
+    slug: &str,
+    err: SyncError,
+    skipped: &mut Vec<(String, StatusCode)>,
+) -> Result<(), SyncError> {
+    let Some(status) = err.refused else {
+        return Err(err);
+    };
+    if !options.events.is_empty() {
+        return Err(SyncError::plain(format!(
+            "--event {slug}: {}: the token may not read it ({err})",
+            status.as_u16()
+        )));
+    }
+    tracing::debug!(slug, %err, "skipped");
+    skipped.push((slug.to_string(), status));
+    Ok(())
+}
+
+/// Which API the upstream speaks. Asked of the listed events in turn
+/// until one answers: a token may be bound to some events only, and the
+/// others refuse it. When none answers, every read will be refused too
+/// and say so; legacy is as good a guess as any.
+async fn detect_api(
+    client: &client::Client,
+    wanted: Api,
+    slugs: &[String],
+    requests: &(dyn Fn() + Sync),
+) -> Result<Api, SyncError> {
+    if wanted != Api::Auto {
+        return Ok(wanted);
+    }
+    for slug in slugs {
+        match v1::speaks_v1(client, slug).await {
+            Ok(Some(true)) => return Ok(Api::V1),
+            Ok(Some(false)) => return Ok(Api::Legacy),
+            Ok(None) => {}
+            Err(err) => return Err(err),
+        }
+        requests();
+    }
+    Ok(Api::Legacy)
 }
 
 fn item_slug(item: &legacy::Item) -> Result<String, SyncError> {
@@ -272,7 +366,7 @@ mod tests {
             .clone()];
         let err = access::merge(&unknown, BTreeMap::new(), events).unwrap_err();
         assert_eq!(
-            err.0,
+            err.message,
             "access file: events[0].questions[0].id: no such item upstream"
         );
     }

@@ -622,11 +622,11 @@ mod tests {
             {"rooms": {"Hall": [talk("AAA", 7, "g", "tomorrow", "s", json!([]))]}}]}}});
         let err = read::<FrabDocument>(FRAB, frab.clone()).unwrap_err();
         assert!(
-            err.0.starts_with(&format!(
+            err.message.starts_with(&format!(
                 "GET {FRAB}: schedule.conference.days[0].rooms.Hall[0].date: "
             )),
             "{}",
-            err.0
+            err.message
         );
         frab["schedule"]["conference"]["days"][0]["rooms"]["Hall"][0]["date"] =
             json!("2026-05-01T10:00:00+02:00");
@@ -635,18 +635,18 @@ mod tests {
         exports.frab.1 = read(FRAB, frab).unwrap();
         let err = exports.fill(&mut mapped()).unwrap_err();
         assert_eq!(
-            err.0,
+            err.message,
             format!("GET {FRAB}: schedule.conference.days[0].rooms.Hall[0].url: expected a talk URL ending in /talk/{{code}}/")
         );
         let mut exports = self::exports((9, 9));
         exports.widget.1.version = Some("v3".into());
         let err = exports.fill(&mut mapped()).unwrap_err();
         assert!(
-            err.0.starts_with(&format!(
+            err.message.starts_with(&format!(
                 "GET {WIDGET}: version: \"v3\", but the frab JSON shows \"v2\""
             )),
             "{}",
-            err.0
+            err.message
         );
         assert!(parse_feed(b"<feed><entry>")
             .unwrap_err()
@@ -709,11 +709,11 @@ mod tests {
                 .unwrap_err();
             let widget = format!("GET {origin}/conf/schedule/widgets/schedule.json: ");
             assert!(
-                err.0.starts_with(&widget) && err.0.contains(expected),
+                err.message.starts_with(&widget) && err.message.contains(expected),
                 "{}",
-                err.0
+                err.message
             );
-            assert!(!err.0.contains("secret-token"));
+            assert!(!err.message.contains("secret-token"));
             assert_eq!(event, mapped());
         }
         // Not there (a schedule the token may not see): nothing filled.

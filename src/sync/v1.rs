@@ -55,10 +55,28 @@ pub struct RawEvent {
 
 /// Whether the upstream speaks the versioned API: its submission types
 /// have an endpoint of their own only there (pretalx 2024.x and confapi
-/// answer 404).
-pub async fn speaks_v1(client: &Client, slug: &str) -> Result<bool, SyncError> {
+/// answer 404). `None` when the event refuses the token (the event itself
+/// answers 401, 403 or 404): another event must tell.
+pub async fn speaks_v1(client: &Client, slug: &str) -> Result<Option<bool>, SyncError> {
+    let refusals = [
+        StatusCode::UNAUTHORIZED,
+        StatusCode::FORBIDDEN,
+        StatusCode::NOT_FOUND,
+    ];
+    let event = client.url(&format!("/api/events/{slug}/"));
+    if client
+        .get_json_unless(&event, false, &refusals)
+        .await?
+        .is_none()
+    {
+        return Ok(None);
+    }
     let url = client.url(&format!("/api/events/{slug}/submission-types/?page_size=1"));
-    Ok(client.get_json_if_found(&url, false).await?.is_some())
+    match client.get_json_if_found(&url, false).await {
+        Ok(found) => Ok(Some(found.is_some())),
+        Err(err) if err.refused.is_some() => Ok(None),
+        Err(err) => Err(err),
+    }
 }
 
 /// `legacy` is a client that asks for the legacy format (`LEGACY_VERSION`).
@@ -311,6 +329,7 @@ pub fn map_event(
         ));
     }
     let public: HashSet<String> = codes(&raw.public_submissions)?;
+    let public_resources = shown_resources(&raw.public_submissions)?;
 
     let mut lists = mapping::Lists::default();
     let mut next_availability = 0;
@@ -352,9 +371,19 @@ pub fn map_event(
                     "expected an object (the list was read with expand=resources)",
                 ));
             }
+            let link = resource.str("resource")?;
+            let description = text(&resource, "description")?;
+            // pretalx shows the public only its public resources; what it
+            // has not shown the public (yet) stays private.
+            let key = match resource.value.get("id").and_then(Value::as_i64) {
+                Some(id) => ResourceKey::Id(id),
+                None => ResourceKey::Link(link.to_string(), description.clone()),
+            };
+            let shown = public_resources.contains(&(code.clone(), key));
             resources.push(json!({
-                "resource": resource.str("resource")?,
-                "description": text(&resource, "description")?,
+                "resource": link,
+                "description": description,
+                "is_public": shown,
             }));
         }
         let real = (
@@ -515,6 +544,51 @@ pub fn map_event(
 }
 
 /// An i18n text pretalx shows as null when empty.
+/// How a resource is recognised in the public's view: by its id (v1
+/// lists resources as ids unless expanded), else by link and description.
+#[derive(PartialEq, Eq, Hash)]
+enum ResourceKey {
+    Id(i64),
+    Link(String, String),
+}
+
+/// The resources the anonymous submissions list shows, by submission code.
+fn shown_resources(list: &Fetched) -> Result<HashSet<(String, ResourceKey)>, SyncError> {
+    let mut shown = HashSet::new();
+    for item in list.items() {
+        let code = item.str("code")?;
+        let Some(resources) = item.value.get("resources") else {
+            continue;
+        };
+        if resources.is_null() {
+            continue;
+        }
+        for resource in item.list("resources")? {
+            let key = match resource.value {
+                Value::Number(_) => ResourceKey::Id(resource.value.as_i64().ok_or_else(|| {
+                    SyncError::at_path(item.url, &resource.path, "expected a resource id")
+                })?),
+                Value::Object(_) => match resource.value.get("id").and_then(Value::as_i64) {
+                    Some(id) => ResourceKey::Id(id),
+                    None => ResourceKey::Link(
+                        resource.str("resource")?.to_string(),
+                        text(&resource, "description")?,
+                    ),
+                },
+                _ => {
+                    return Err(SyncError::at_path(
+                        item.url,
+                        &resource.path,
+                        "expected a resource id or object",
+                    ))
+                }
+            };
+            shown.insert((code.to_string(), key));
+        }
+    }
+    Ok(shown)
+}
+
 fn i18n(item: &Item, key: &str) -> Value {
     match item.value.get(key) {
         None | Some(Value::Null) => json!({}),
@@ -613,14 +687,16 @@ mod tests {
                     "submission_type": 1, "track": 2, "tags": [5], "state": "confirmed",
                     "abstract": "A", "description": "D", "duration": 30, "slot_count": 1,
                     "content_locale": "en", "do_not_record": false, "image": null,
-                    "resources": [{"id": 1, "resource": "http://up/r.pdf", "description": "Slides"}],
+                    "resources": [{"id": 1, "resource": "http://up/r.pdf", "description": "Slides"},
+                                  {"id": 2, "resource": "http://up/notes", "description": "Notes"}],
                     "slots": [], "answers": [7], "pending_state": null, "is_featured": true,
                     "notes": null, "internal_notes": "inside",
                     "anonymised_data": "{\"_anonymised\": true, \"title\": \"Anon talk\", \"abstract\": \"A\"}",
                     "reviews": [3], "assigned_reviewers": [], "is_anonymised": true,
                 }]),
             ),
-            public_submissions: list("submissions", json!([{"code": "ABC123"}])),
+            // The public is shown the slides (resources as ids), not the notes.
+            public_submissions: list("submissions", json!([{"code": "ABC123", "resources": [1]}])),
             schedules: list(
                 "schedules",
                 json!([
@@ -763,7 +839,10 @@ mod tests {
                     "notes": "", "internal_notes": "inside", "duration": 30, "slot_count": 1,
                     "do_not_record": false, "is_featured": true, "content_locale": "en",
                     "image": null, "created": stamp, "tags": [5],
-                    "resources": [{"resource": "http://up/r.pdf", "description": "Slides"}],
+                    "resources": [
+                        {"resource": "http://up/r.pdf", "description": "Slides", "is_public": true},
+                        {"resource": "http://up/notes", "description": "Notes", "is_public": false},
+                    ],
                     // Only the title differs from the real text.
                     "anonymised": {"title": "Anon talk", "abstract": "", "description": ""},
                     "slots": [{"room": 4, "start": "2025-06-01T11:00:00+02:00",
@@ -846,6 +925,57 @@ mod tests {
     }
 
     #[test]
+    fn resources_the_public_is_not_shown_are_private() {
+        let is_public = |raw: &RawEvent| -> Vec<Value> {
+            let event = map_event(raw, None, &mut BTreeMap::new()).unwrap();
+            event["submissions"][0]["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["is_public"].clone())
+                .collect()
+        };
+        let mut raw = raw();
+        // Not a public talk (yet): nothing is known to be public.
+        raw.public_submissions = list("submissions", json!([]));
+        assert_eq!(is_public(&raw), vec![json!(false), json!(false)]);
+        // Expanded public resources are matched by id too.
+        raw.public_submissions = list(
+            "submissions",
+            json!([{"code": "ABC123", "resources": [{"id": 2, "resource": "http://up/notes", "description": "Notes"}]}]),
+        );
+        assert_eq!(is_public(&raw), vec![json!(false), json!(true)]);
+        // Without ids, by link and description.
+        for resource in raw.submissions.pages[0].1[0]["resources"]
+            .as_array_mut()
+            .unwrap()
+        {
+            resource.as_object_mut().unwrap().remove("id");
+        }
+        raw.public_submissions = list(
+            "submissions",
+            json!([{"code": "ABC123", "resources": [{"resource": "http://up/r.pdf", "description": "Slides"}]}]),
+        );
+        assert_eq!(is_public(&raw), vec![json!(true), json!(false)]);
+        // Another submission's public resource does not make this one public.
+        raw.public_submissions = list(
+            "submissions",
+            json!([{"code": "OTHER1", "resources": [{"resource": "http://up/r.pdf", "description": "Slides"}]}]),
+        );
+        assert_eq!(is_public(&raw), vec![json!(false), json!(false)]);
+        // A public list with something else where the resources are is an error with its path.
+        raw.public_submissions = list(
+            "submissions",
+            json!([{"code": "ABC123", "resources": ["x"]}]),
+        );
+        let err = map_event(&raw, None, &mut BTreeMap::new()).unwrap_err();
+        assert_eq!(
+            err.message,
+            "GET http://up/api/events/conf/submissions/: results[0].resources[0]: expected a resource id or object"
+        );
+    }
+
+    #[test]
     fn times_from_the_legacy_format_where_offered() {
         let mut raw = raw();
         raw.legacy_times = Some((
@@ -917,7 +1047,7 @@ mod tests {
         assert_eq!(
             map_event(&raw(), Some(&unexpanded), &mut BTreeMap::new())
                 .unwrap_err()
-                .0,
+                .message,
             "GET http://up/api/events/conf/teams/: results[0].members[0]: expected an object (the list was read with expand=members)"
         );
     }
@@ -956,7 +1086,7 @@ mod tests {
             let mut raw = raw();
             spoil(&mut raw);
             let err = map_event(&raw, None, &mut BTreeMap::new()).unwrap_err();
-            assert_eq!(err.0, expected, "{what}");
+            assert_eq!(err.message, expected, "{what}");
         }
     }
 }

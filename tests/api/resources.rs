@@ -75,13 +75,24 @@ async fn the_api_shows_private_resources_only_to_organisers() {
             );
         }
         let reply = get(&server, Some("orga-token"), path).await;
-        assert_eq!(resources_in_list(&reply, "PUB1"), every_talk_resource(), "{path}");
+        assert_eq!(
+            resources_in_list(&reply, "PUB1"),
+            every_talk_resource(),
+            "{path}"
+        );
     }
-    for path in ["/api/events/mini/talks/PUB1/", "/api/events/mini/submissions/pub1/"] {
+    for path in [
+        "/api/events/mini/talks/PUB1/",
+        "/api/events/mini/submissions/pub1/",
+    ] {
         for token in NOT_ORGANISERS {
             let reply = get(&server, token, path).await;
             assert_eq!(reply.status, 200, "{path} as {token:?}: {}", reply.text);
-            assert_eq!(reply.body["resources"], public_talk_resources(), "{path} as {token:?}");
+            assert_eq!(
+                reply.body["resources"],
+                public_talk_resources(),
+                "{path} as {token:?}"
+            );
         }
         let reply = get(&server, Some("orga-token"), path).await;
         assert_eq!(reply.body["resources"], every_talk_resource(), "{path}");
@@ -102,7 +113,12 @@ async fn reviewers_see_the_public_resources_of_proposals_only() {
         let reply = get(&server, Some("rev-token"), path).await;
         assert_eq!(reply.body["resources"], draft, "{path}");
     }
-    let orga = get(&server, Some("orga-token"), "/api/events/mini/submissions/SUB2/").await;
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/submissions/SUB2/",
+    )
+    .await;
     assert_eq!(
         orga.body["resources"],
         json!([
@@ -131,9 +147,17 @@ async fn a_cached_organiser_answer_is_never_served_to_the_public() {
             for token in NOT_ORGANISERS {
                 let other = get(&server, token, path).await;
                 assert_eq!(other.status, 200, "{path} as {token:?}");
-                assert!(!other.text.contains(NOTES), "{path} as {token:?}: {}", other.text);
+                assert!(
+                    !other.text.contains(NOTES),
+                    "{path} as {token:?}: {}",
+                    other.text
+                );
                 assert!(other.text.contains(SLIDES), "{path} as {token:?}");
-                assert_ne!(other.header("etag"), orga.header("etag"), "{path} as {token:?}");
+                assert_ne!(
+                    other.header("etag"),
+                    orga.header("etag"),
+                    "{path} as {token:?}"
+                );
             }
         }
     }
@@ -222,7 +246,7 @@ async fn the_flag_survives_an_import_and_an_export() {
         ])
     );
     // The export imports back to the same data.
-    let again = helpers::TestServer::start(&[exported.clone()]).await;
+    let again = helpers::TestServer::start(std::slice::from_ref(&exported)).await;
     let twice = confapi::dataset::export::to_json(&again.store.export(&[]).await.unwrap());
     assert_eq!(twice, exported);
 }
