@@ -41,7 +41,7 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     let method = request.method().clone();
     let path = request.uri().path().to_string();
 
-    let mut response = handle(&state, request, next).await;
+    let mut response = without_body_for_head(&method, handle(&state, request, next).await);
 
     let headers = response.headers_mut();
     headers.insert(header::VARY, HeaderValue::from_static(VARY));
@@ -165,7 +165,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     );
     let revalidation = Revalidation::of(request.headers());
     if let Some(hit) = key.as_ref().and_then(|key| state.responses.get(key)) {
-        return without_body_for_head(&method, hit.respond(&revalidation));
+        return hit.respond(&revalidation);
     }
     request.extensions_mut().insert(Caller {
         catalog,
@@ -192,7 +192,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     } else {
         as_json_error(response).await
     };
-    without_body_for_head(&method, response)
+    response
 }
 
 /// A body of unknown length (`Transfer-Encoding: chunked`; a
@@ -219,12 +219,52 @@ async fn discard_chunked_body(request: &mut Request) -> Result<(), ApiError> {
     }
 }
 
+/// HEAD: GET's answer without its body. Its `Content-Length` must be the
+/// length GET sends, or absent (RFC 9110 §8.6), so it is set here from the
+/// body dropped: hyper and axum would count the empty one. A 304 (or a body
+/// of unknown length) sends none, as GET does.
 fn without_body_for_head(method: &Method, response: Response) -> Response {
-    if method == Method::HEAD {
-        let (parts, _) = response.into_parts();
-        return Response::from_parts(parts, Body::empty());
+    use axum::body::HttpBody;
+    if method != Method::HEAD {
+        return response;
     }
-    response
+    let (mut parts, body) = response.into_parts();
+    let has_body = !matches!(
+        parts.status,
+        StatusCode::NO_CONTENT | StatusCode::NOT_MODIFIED
+    );
+    match body.size_hint().exact().filter(|_| has_body) {
+        Some(length) => {
+            parts
+                .headers
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+            Response::from_parts(parts, Body::empty())
+        }
+        None => {
+            parts.headers.remove(header::CONTENT_LENGTH);
+            Response::from_parts(parts, Body::new(NoLength))
+        }
+    }
+}
+
+/// An empty body of no known length: axum gives one of known length
+/// `Content-Length: 0`, which on a HEAD answer would describe GET's body.
+struct NoLength;
+
+impl axum::body::HttpBody for NoLength {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
+        std::task::Poll::Ready(None)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        true
+    }
 }
 
 /// What the answer to a request depends on, for the response cache; None

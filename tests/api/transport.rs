@@ -122,6 +122,171 @@ async fn head_gives_the_status_and_headers_of_get_without_a_body() {
     assert_eq!(missing.status, 403);
 }
 
+/// One request's status, headers and raw bytes (never decompressed).
+async fn exchange(
+    server: &TestServer,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let mut request = reqwest::Client::new().request(method, format!("{}{path}", server.base));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, headers, response.bytes().await.unwrap().to_vec())
+}
+
+/// HEAD answers as GET does for the same request headers, without the body:
+/// same status, ETag, types and encoding, and a Content-Length that is the
+/// length of the body GET sends (RFC 9110 §8.6). Asked before GET (the
+/// answer is rendered) and after it (it comes from the response cache).
+async fn assert_head_is_get_without_body(
+    server: &TestServer,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, usize, Option<String>) {
+    let context = format!("{path} {headers:?}");
+    let first_head = exchange(server, "HEAD", path, headers).await;
+    let (status, get_headers, body) = exchange(server, "GET", path, headers).await;
+    let second_head = exchange(server, "HEAD", path, headers).await;
+    let length = body.len().to_string();
+    let header = |map: &reqwest::header::HeaderMap, name: &str| {
+        map.get(name).map(|v| v.to_str().unwrap().to_string())
+    };
+    assert_eq!(
+        header(&get_headers, "content-length").as_deref(),
+        Some(length.as_str()),
+        "GET {context}"
+    );
+    for (head_status, head_headers, head_body) in [first_head, second_head] {
+        assert_eq!(head_status, status, "HEAD {context}");
+        assert!(head_body.is_empty(), "HEAD {context}: a body");
+        assert_eq!(
+            header(&head_headers, "content-length").as_deref(),
+            Some(length.as_str()),
+            "HEAD {context}: the length of GET's body"
+        );
+        for name in [
+            "etag",
+            "content-type",
+            "content-encoding",
+            "content-disposition",
+            "last-modified",
+            "cache-control",
+            "vary",
+        ] {
+            assert_eq!(
+                header(&head_headers, name),
+                header(&get_headers, name),
+                "HEAD {context}: {name}"
+            );
+        }
+    }
+    (status, body.len(), header(&get_headers, "content-encoding"))
+}
+
+#[tokio::test]
+async fn head_sends_the_content_length_of_get() {
+    let server = TestServer::start(&[democon()]).await;
+    let talks = server.anon().ok("/api/events/democon/talks/").await;
+    let code = talks["results"][0]["code"].as_str().unwrap().to_string();
+    let cases = [
+        ("/api/events/democon/talks/", 200),
+        ("/api/events/democon/talks/?limit=1", 200),
+        ("/api/events/", 200),
+        ("/api/events/democon/", 200),
+        (&*format!("/api/events/democon/talks/{code}/"), 200),
+        (&*format!("/api/events/democon/talks/{code}"), 200),
+        ("/api/nope", 404),
+        ("/api/events/democon/talks/NOPE/", 404),
+        ("/api/events/nope/", 403),
+        ("/api/events/democon/talks/?page=999", 404),
+        ("/api/events/democon/talks/?limit=x", 400),
+        ("/democon/schedule.xml", 200),
+        ("/democon/schedule.json", 200),
+        ("/democon/schedule.ics", 200),
+        ("/democon/schedule.xcal", 200),
+        ("/democon/schedule/widgets/schedule.json", 200),
+        ("/democon/schedule/feed.xml", 200),
+        (&*format!("/democon/talk/{code}.ics"), 200),
+        ("/nope/schedule.xml", 404),
+        ("/healthz", 200),
+    ];
+    for (path, expected) in cases {
+        let (status, length, _) = assert_head_is_get_without_body(&server, path, &[]).await;
+        assert_eq!(status, expected, "{path}");
+        assert!(length > 0, "{path}: GET has a body");
+    }
+    // Answered before the routes: a bad token, as organiser, and signed in.
+    let (status, _, _) = assert_head_is_get_without_body(
+        &server,
+        "/api/events/democon/talks/",
+        &[("authorization", "Token wrong")],
+    )
+    .await;
+    assert_eq!(status, 401);
+    let orga = format!("Token {}", tok::ORGA);
+    for path in ["/api/events/democon/submissions/", "/democon/schedule.xml"] {
+        let (status, _, _) =
+            assert_head_is_get_without_body(&server, path, &[("authorization", &orga)]).await;
+        assert_eq!(status, 200, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn head_sends_the_compressed_length_of_a_compressed_get() {
+    let server = TestServer::start(&[democon()]).await;
+    for path in [
+        "/api/events/democon/talks/?limit=50",
+        "/democon/schedule.xml",
+        "/democon/schedule.json",
+    ] {
+        let (_, identity, encoding) = assert_head_is_get_without_body(&server, path, &[]).await;
+        assert_eq!(encoding, None, "{path}");
+        for (accept, token) in [("gzip", "gzip"), ("br", "br"), ("gzip, br", "br")] {
+            let (status, compressed, encoding) =
+                assert_head_is_get_without_body(&server, path, &[("accept-encoding", accept)])
+                    .await;
+            assert_eq!(status, 200, "{path} {accept}");
+            assert_eq!(encoding.as_deref(), Some(token), "{path} {accept}");
+            assert!(compressed < identity, "{path} {accept}: compressed");
+        }
+    }
+}
+
+#[tokio::test]
+async fn head_304_is_get_304_without_a_length() {
+    let server = TestServer::start(&[democon()]).await;
+    for path in ["/api/events/democon/talks/", "/democon/schedule.xml"] {
+        for accept in ["identity", "br"] {
+            let (_, headers, _) =
+                exchange(&server, "GET", path, &[("accept-encoding", accept)]).await;
+            let etag = headers["etag"].to_str().unwrap().to_string();
+            let request = [
+                ("accept-encoding", accept),
+                ("if-none-match", etag.as_str()),
+            ];
+            let get = exchange(&server, "GET", path, &request).await;
+            let head = exchange(&server, "HEAD", path, &request).await;
+            for (method, (status, headers, body)) in [("GET", get), ("HEAD", head)] {
+                assert_eq!(status, 304, "{method} {path} {accept}");
+                assert!(body.is_empty(), "{method} {path} {accept}");
+                assert_eq!(headers["etag"], etag.as_str(), "{method} {path} {accept}");
+                // A 304 may only send the 200's length (RFC 9110 §8.6); it sends none.
+                assert!(
+                    headers.get("content-length").is_none(),
+                    "{method} {path} {accept}: {:?}",
+                    headers.get("content-length")
+                );
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn etag_and_if_none_match() {
     let server = TestServer::start(&[mini()]).await;
