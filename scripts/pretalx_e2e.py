@@ -9,6 +9,9 @@ a second non-public event the token is not bound to), runs `confapi sync
 --event democon` into a fresh SQLite database, serves the mirror, and checks:
 
 - the sync detects the versioned API, writes the event, never prints the token;
+- a sync without --event skips the event the token may not read (logging
+  `skipped: hiddencon (403: ...)`), mirrors democon as --event does, and the
+  mirror answers for hiddencon as for an unknown event, to everyone;
 - the public: confapi's anonymous talks, speakers and rooms are what pretalx
   shows the public (talks and rooms: pretalx's own legacy-format answers, the
   format confapi serves, resources apart, since it shows private ones to
@@ -33,11 +36,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Checks, Server  # noqa: E402
-from pretalx_upstream import ORGANISER, SLUG, VERSION, Upstream  # noqa: E402
+from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG, VERSION, Upstream  # noqa: E402
 
 check = Checks(limit=3000)
 # confapi's own administrator on the mirror (from the access file).
@@ -52,6 +56,16 @@ def get(url, token=None, version=None):
         headers["Pretalx-Version"] = version
     with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=60) as r:
         return json.load(r), r.headers.get("ETag")
+
+
+def fetch(url, token=None):
+    """(status, body) of a GET, error answers included."""
+    headers = {"Authorization": f"Token {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=60) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
 
 
 def every(url, token=None, version=None):
@@ -126,13 +140,14 @@ def main():
                               "tokens": [MIRROR_TOKEN]}]}, fp)
     db = f"sqlite://{work}/mirror.db"
 
-    def sync(*extra, backoff_ms="500", organiser=True):
-        """`confapi sync --event democon` (the token may not read the other event)."""
+    def sync(*extra, backoff_ms="500", organiser=True, event=SLUG, into=None):
+        """`confapi sync` of `event` (None: of every event the token sees)."""
         started = time.monotonic()
         teams = ["--organiser", ORGANISER] if organiser else []
+        events = ["--event", event] if event else []
         result = subprocess.run(
-            [binary, "sync", "--from", upstream.url, "--access", access, "--db", db,
-             "--event", SLUG, *teams, *extra],
+            [binary, "sync", "--from", upstream.url, "--access", access, "--db", into or db,
+             *events, *teams, *extra],
             capture_output=True, text=True, timeout=300,
             env=dict(os.environ, CONFAPI_SYNC_TOKEN=token, CONFAPI_SYNC_BACKOFF_MS=backoff_ms))
         out = result.stdout + result.stderr
@@ -140,7 +155,7 @@ def main():
               f" [{time.monotonic() - started:.1f}s]")
         return result.returncode, out
 
-    server = None
+    server = server_all = None
     try:
         status, out = sync()
         check(f"a sync of {SLUG} from pretalx {VERSION} succeeds", status == 0 and "record(s) written" in out, out)
@@ -275,6 +290,44 @@ def main():
         diff("frab JSON talk ids and guids = pretalx's", {i: g for i, (g, _) in mirrored.items()},
              {i: g for i, (g, _) in upstream_talks.items()})
 
+        # --- every event the token sees: /api/events/ lists hiddencon to the
+        # token (its user's team covers it), whose lists answer 403 (the token
+        # is bound to democon only); it is skipped, democon is mirrored.
+        upstream_slugs = [e["slug"] for e in get(f"{upstream.url}/api/events/", token, "v1")[0]]
+        status, body = fetch(f"{upstream.url}/api/events/{HIDDEN_SLUG}/submissions/", token)
+        check(f"pretalx lists {HIDDEN_SLUG} to the token, and answers 403 to its lists",
+              upstream_slugs == [HIDDEN_SLUG, SLUG] and status == 403, (upstream_slugs, status, body))
+        db_all = f"sqlite://{work}/mirror-all.db"
+        status, out_all = sync(event=None, into=db_all)
+        check(f"a sync without --event succeeds and writes {SLUG} only",
+              status == 0 and f"event(s) changed: {SLUG} (generation 1)" in out_all, out_all)
+        check(f"... logs `skipped: {HIDDEN_SLUG} (403: ...)`",
+              re.search(rf"skipped: {HIDDEN_SLUG} \(403: [^\n]+\)", out_all), out_all)
+        check("... and never prints the token", token not in out_all, "token in the output")
+        if status == 0:
+            server_all = Server(binary, db_all, work, "mirror-all")
+            for who, key in (("anonymous callers", None), ("the organiser", MIRROR_TOKEN)):
+                slugs = [e["slug"] for e in every(f"{server_all.url}/api/events/", key)]
+                answers = {}
+                for path, expected in (("/api/events/{}/", 403), ("/api/events/{}/submissions/", 403),
+                                       ("/api/events/{}/talks/", 403), ("/{}/schedule.xml", 404),
+                                       ("/{}/schedule.json", 404)):
+                    hidden = fetch(server_all.url + path.format(HIDDEN_SLUG), key)
+                    unknown = fetch(server_all.url + path.format("nosuchcon"), key)
+                    if hidden != unknown or hidden[0] != expected:
+                        answers[path] = (hidden, unknown, expected)
+                check(f"the mirror of every event lists {SLUG} only and answers {who} for {HIDDEN_SLUG} "
+                      "as for an unknown event (API 403, exports 404)", slugs == [SLUG] and not answers,
+                      (slugs, answers))
+
+            def organiser_view(url):
+                return {what: get(f"{url}/api/events/{SLUG}/{what}/?limit=1000&questions=all", MIRROR_TOKEN)[0]
+                        for what in ("submissions", "speakers", "questions", "answers", "reviews", "rooms")}
+            check(f"... and serves {SLUG} as the sync with --event does",
+                  organiser_view(server_all.url) == organiser_view(server.url))
+        else:
+            check("the mirror of every event (not checked: the sync without --event failed)", False)
+
         # --- a second sync: nothing changed upstream
         def snapshot():
             seen = {}
@@ -318,11 +371,12 @@ def main():
                 break
             time.sleep(0.05)
         check("... and the mirror serves it", title.endswith(" (revised)"), title)
-        problems = server.log_problems()
-        check("the mirror logged no error or 5xx", not problems, problems[:5])
+        problems = server.log_problems() + (server_all.log_problems() if server_all else [])
+        check("the mirrors logged no error or 5xx", not problems, problems[:5])
     finally:
-        if server:
-            server.stop()
+        for running in (server, server_all):
+            if running:
+                running.stop()
         upstream.stop()
         if args.keep:
             print(f"     kept {work}")
