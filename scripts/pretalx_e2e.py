@@ -5,8 +5,10 @@
 
 Starts pretalx (scripts/pretalx_upstream.py: cached virtualenv from PyPI,
 SQLite, create_test_event, an administrator's read token bound to democon,
-a second non-public event the token is not bound to), runs `confapi sync
---event democon` into a fresh SQLite database, serves the mirror, and checks:
+a second non-public event the token is not bound to, a public and a private
+resource, a reviewer), runs `confapi
+sync --event democon` into a fresh SQLite database, serves the mirror with
+an organiser and a reviewer token (access file), and checks:
 
 - the sync detects the versioned API, writes the event, never prints the token;
 - a sync without --event skips the event the token may not read (logging
@@ -14,10 +16,13 @@ a second non-public event the token is not bound to), runs `confapi sync
   mirror answers for hiddencon as for an unknown event, to everyone;
 - the public: confapi's anonymous talks, speakers and rooms are what pretalx
   shows the public (talks and rooms: pretalx's own legacy-format answers, the
-  format confapi serves, resources apart, since it shows private ones to
-  anyone; speakers: pretalx's v1 public answers, since its legacy speakers
-  endpoint refuses the legacy version), apart from the documented
-  differences (README, "Mirroring a pretalx");
+  format confapi serves; speakers and resources: pretalx's v1 public answers,
+  since its legacy speakers endpoint refuses the legacy version and its
+  legacy format shows private resources to anyone), apart from the
+  documented differences (README, "Mirroring a pretalx");
+- the private resource is never shown to the public or the reviewer: API
+  lists and details, the frab XML and JSON and the widget data; organisers
+  see both resources;
 - the organisers: submissions (pretalx's legacy-format organiser answer),
   speakers with e-mail, reviews, questions and answers (pretalx v1) match;
 - a second sync writes nothing and keeps the generation, every body and ETag;
@@ -38,6 +43,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from xml.etree import ElementTree
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Checks, Server  # noqa: E402
@@ -46,6 +52,11 @@ from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG, VERSION, Upstream  # 
 check = Checks(limit=3000)
 # confapi's own administrator on the mirror (from the access file).
 MIRROR_TOKEN = "pretalx-e2e-mirror-admin-0123456789abcdef"
+# The fixture's reviewer on the mirror (the access file gives the token).
+REVIEWER_TOKEN = "pretalx-e2e-mirror-reviewer-0123456789ab"
+# The fixture's resources (pretalx_upstream.py SETUP), as (URL, description).
+SLIDES = ("https://example.org/slides", "Slides")
+NOTES = ("https://example.org/notes", "Notes")
 
 
 def get(url, token=None, version=None):
@@ -133,11 +144,19 @@ def main():
     upstream.setup()
     upstream.start()
     token = upstream.token
+    # The fixture's reviewer (a member of the reviewer team, mirrored with
+    # --organiser) gets a token on the mirror through the access file.
+    upstream_teams = every(f"{upstream.url}/api/organisers/{ORGANISER}/teams/?expand=members", token, "v1")
+    reviewers = sorted(m["code"] for t in upstream_teams if t["is_reviewer"] for m in t["members"])
+    check("the fixture has one reviewer, in the reviewer team", len(reviewers) == 1, upstream_teams)
     access = os.path.join(work, "access.json")
     with open(access, "w") as fp:
         json.dump({"users": [{"code": "MIRRORADM", "name": "Mirror Admin",
                               "email": "mirror-admin@example.org", "is_administrator": True,
-                              "tokens": [MIRROR_TOKEN]}]}, fp)
+                              "tokens": [MIRROR_TOKEN]}]
+                   # name and e-mail address come from upstream
+                   + [{"code": code, "name": "Reviewer", "email": "reviewer@example.invalid",
+                       "tokens": [REVIEWER_TOKEN]} for code in reviewers[:1]]}, fp)
     db = f"sqlite://{work}/mirror.db"
 
     def sync(*extra, backoff_ms="500", organiser=True, event=SLUG, into=None):
@@ -168,14 +187,15 @@ def main():
         talks = {t["code"]: public_talk(t) for t in every(f"{mine}/talks/?limit=1000")}
         legacy = {t["code"]: public_talk(t)
                   for t in every(f"{theirs}/submissions/?limit=250&offset=0", version="LEGACY")}
-        v1_public = every(f"{theirs}/submissions/?page_size=250", version="v1")
+        v1_public = every(f"{theirs}/submissions/?page_size=250&expand=resources", version="v1")
         check("the public sees talks", len(talks) > 0, talks)
         check("pretalx's legacy and v1 answers show the public the same talks",
               set(legacy) == {s["code"] for s in v1_public})
 
         def without_resources(records):
             return {code: {k: v for k, v in r.items() if k != "resources"} for code, r in records.items()}
-        # pretalx's legacy format shows the public private resources too.
+        # pretalx's legacy format shows the public private resources too
+        # (checked below): resources are compared with its v1 answer.
         diff("anonymous talks = pretalx's public talks (legacy format; resources apart)",
              without_resources(talks), without_resources(legacy))
 
@@ -327,6 +347,66 @@ def main():
                   organiser_view(server_all.url) == organiser_view(server.url))
         else:
             check("the mirror of every event (not checked: the sync without --event failed)", False)
+
+        # --- resources: a public and a private one on one talk
+        upstream_resources = {s["code"]: pairs(s["resources"])
+                              for s in every(f"{theirs}/submissions/?page_size=250&expand=resources", token, "v1")
+                              if s["resources"]}
+        both = sorted([SLIDES, NOTES])
+        check("pretalx: one talk has a public and a private resource (organiser view, v1)",
+              list(upstream_resources.values()) == [both] and set(upstream_resources) <= set(talks),
+              upstream_resources)
+        code_r = next(iter(upstream_resources), "")
+        public_resources = {s["code"]: pairs(s["resources"]) for s in v1_public}
+        check("pretalx shows the public only the public one (v1)", public_resources.get(code_r) == [SLIDES],
+              public_resources.get(code_r))
+        check("pretalx's legacy format shows the public both (so talks are compared with v1's resources)",
+              legacy.get(code_r, {}).get("resources") == both, legacy.get(code_r))
+        diff("anonymous talks' resources = pretalx's public resources (v1)",
+             {code: t["resources"] for code, t in talks.items()}, public_resources)
+        public_entry = [{"resource": SLIDES[0], "description": SLIDES[1]}]
+        for who, key in (("anonymous", None), ("the reviewer", REVIEWER_TOKEN)):
+            seen, leaks = {}, []
+            for what in ("talks", "submissions"):
+                for url in (f"{mine}/{what}/?limit=1000&questions=all", f"{mine}/{what}/{code_r}/"):
+                    status, body = fetch(url, key)
+                    if NOTES[0].encode() in body:
+                        leaks.append(url)
+                    if status != 200:
+                        seen[url] = status
+                        continue
+                    doc = json.loads(body)
+                    items = [x for x in doc.get("results", [doc]) if x["code"] == code_r]
+                    seen[url] = items[0]["resources"] if len(items) == 1 else items
+            check(f"{who} sees only the public resource of {code_r} (talks and submissions, lists and details)",
+                  all(v == public_entry for v in seen.values()) and not leaks, (seen, leaks))
+            exports = {path: fetch(f"{server.url}/{SLUG}/{path}", key)
+                       for path in ("schedule.xml", "schedule.json", "schedule/widgets/schedule.json")}
+            found = {path: status for path, (status, _) in exports.items() if status != 200}
+            if not found:
+                found["schedule.xml"] = [
+                    (link.get("href"), link.text)
+                    for event in ElementTree.fromstring(exports["schedule.xml"][1]).iter("event")
+                    if event.findtext("url", "").endswith(f"/talk/{code_r}/")
+                    for link in event.find("links")]
+                found["schedule.json"] = [
+                    talk["links"]
+                    for day in json.loads(exports["schedule.json"][1])["schedule"]["conference"]["days"]
+                    for room in day["rooms"].values() for talk in room
+                    if talk["url"].endswith(f"/talk/{code_r}/")]
+            leaks = [path for path, (_, body) in exports.items() if NOTES[0].encode() in body]
+            check(f"{who}'s frab XML and JSON link only the public resource, the widget data neither",
+                  found == {"schedule.xml": [SLIDES],
+                            "schedule.json": [[{"url": SLIDES[0], "title": SLIDES[1]}]]} and not leaks,
+                  (found, leaks))
+        orga_seen = {}
+        for what in ("talks", "submissions"):
+            for url in (f"{mine}/{what}/?limit=1000", f"{mine}/{what}/{code_r}/"):
+                doc = get(url, MIRROR_TOKEN)[0]
+                items = [x for x in doc.get("results", [doc]) if x["code"] == code_r]
+                orga_seen[url] = pairs(items[0]["resources"]) if len(items) == 1 else items
+        check(f"organisers see both resources of {code_r} (talks and submissions, lists and details)",
+              all(v == both for v in orga_seen.values()), orga_seen)
 
         # --- a second sync: nothing changed upstream
         def snapshot():
