@@ -6,7 +6,7 @@
 Starts pretalx (scripts/pretalx_upstream.py: cached virtualenv from PyPI,
 SQLite, create_test_event, an administrator's read token bound to democon,
 a second non-public event the token is not bound to, a public and a private
-resource, a reviewer), runs `confapi
+resource, an inactive question with answers, a reviewer), runs `confapi
 sync --event democon` into a fresh SQLite database, serves the mirror with
 an organiser and a reviewer token (access file), and checks:
 
@@ -20,9 +20,10 @@ an organiser and a reviewer token (access file), and checks:
   since its legacy speakers endpoint refuses the legacy version and its
   legacy format shows private resources to anyone), apart from the
   documented differences (README, "Mirroring a pretalx");
-- the private resource is never shown to the public or the reviewer: API
-  lists and details, the frab XML and JSON and the widget data; organisers
-  see both resources;
+- the private resource and the inactive question (and its answers) are
+  never shown to the public or the reviewer: API lists and details, `?questions=all`,
+  the frab XML and JSON and the widget data; organisers see both resources
+  and the question with its answers;
 - the organisers: submissions (pretalx's legacy-format organiser answer),
   speakers with e-mail, reviews, questions and answers (pretalx v1) match;
 - a second sync writes nothing and keeps the generation, every body and ETag;
@@ -394,8 +395,11 @@ def main():
                     for day in json.loads(exports["schedule.json"][1])["schedule"]["conference"]["days"]
                     for room in day["rooms"].values() for talk in room
                     if talk["url"].endswith(f"/talk/{code_r}/")]
-            leaks = [path for path, (_, body) in exports.items() if NOTES[0].encode() in body]
-            check(f"{who}'s frab XML and JSON link only the public resource, the widget data neither",
+            # ... nor any answer to the inactive question (pretalx_upstream.py SETUP)
+            leaks = [(path, secret) for path, (_, body) in exports.items()
+                     for secret in (NOTES[0].encode(), b"Retired answer") if secret in body]
+            check(f"{who}'s frab XML and JSON link only the public resource, the widget data neither; "
+                  "no export shows an answer to the inactive question",
                   found == {"schedule.xml": [SLIDES],
                             "schedule.json": [[{"url": SLIDES[0], "title": SLIDES[1]}]]} and not leaks,
                   (found, leaks))
@@ -407,6 +411,76 @@ def main():
                 orga_seen[url] = pairs(items[0]["resources"]) if len(items) == 1 else items
         check(f"organisers see both resources of {code_r} (talks and submissions, lists and details)",
               all(v == both for v in orga_seen.values()), orga_seen)
+
+        # --- an inactive public question with answers
+        upstream_questions_v1 = every(f"{theirs}/questions/?page_size=250", token, "v1")
+        inactive = [q for q in upstream_questions_v1 if not q["active"]]
+        check("pretalx: one inactive public question (organiser view, v1)",
+              [(en(q["question"]), q["is_public"]) for q in inactive] == [("Previous talk", True)], inactive)
+        qi = inactive[0]["id"] if inactive else 0
+        public_qids = [q["id"] for q in every(f"{theirs}/questions/?page_size=250", version="v1")]
+        check("pretalx shows the public only the active public questions (v1)",
+              public_qids == [q["id"] for q in upstream_questions_v1 if q["active"] and q["is_public"]]
+              and qi not in public_qids, public_qids)
+        upstream_answer_list = every(f"{theirs}/answers/?page_size=250", token, "v1")
+        qi_answers = sorted(a["id"] for a in upstream_answer_list if a["question"] == qi)
+        check("pretalx: three answers to it, on talks", len(qi_answers) == 3 and all(
+            a["submission"] in talks for a in upstream_answer_list if a["question"] == qi), qi_answers)
+        # What pretalx's legacy format shows the public with questions=all:
+        # answers to active public questions on its talks.
+        upstream_public_answers = {
+            t["code"]: sorted(a["id"] for a in t["answers"])
+            for t in every(f"{theirs}/submissions/?limit=250&offset=0&questions=all", version="LEGACY")}
+        public_answer_ids = sorted(i for ids in upstream_public_answers.values() for i in ids)
+        check("pretalx's public answers leave out the inactive question's",
+              public_answer_ids and not set(public_answer_ids) & set(qi_answers), upstream_public_answers)
+
+        def answer_ids(url, key):
+            return {s["code"]: sorted(a["id"] for a in s["answers"]) for s in every(url, key)}
+        reviewer_qids = [q["id"] for q in upstream_questions_v1
+                         if q["active"] and (q["is_visible_to_reviewers"] or q["target"] == "reviewer")]
+        for who, key, qids in (("anonymous", None, public_qids), ("the reviewer", REVIEWER_TOKEN, reviewer_qids)):
+            mirror_qids = [q["id"] for q in every(f"{mine}/questions/?limit=1000", key)]
+            check(f"{who}: questions = pretalx's rule ({'public' if key is None else 'for reviewers'}, "
+                  "active), without the inactive one", mirror_qids == qids, (mirror_qids, qids))
+            unknown = fetch(f"{mine}/questions/999999/", key)
+            check(f"{who}: the inactive question answers as an unknown one (404)",
+                  fetch(f"{mine}/questions/{qi}/", key) == unknown and unknown[0] == 404,
+                  fetch(f"{mine}/questions/{qi}/", key))
+            if key is None:
+                expected = {what: upstream_public_answers for what in ("talks", "submissions")}
+            else:
+                # pretalx's answers to the reviewers' questions, on what the reviewer sees
+                seen_codes = [s["code"] for s in every(f"{mine}/submissions/?limit=1000", key)]
+                per_code = {code: sorted(a["id"] for a in upstream_answer_list
+                                         if a["submission"] == code and a["question"] in qids)
+                            for code in seen_codes}
+                expected = {"submissions": per_code,
+                            "talks": {code: per_code[code] for code in talks if code in per_code}}
+            for what in ("talks", "submissions"):
+                diff(f"{who}: answers in {what} (questions=all), none to the inactive question",
+                     answer_ids(f"{mine}/{what}/?limit=1000&questions=all", key), expected[what])
+            mirror_answers = sorted(a["id"] for a in every(f"{mine}/answers/?limit=1000", key))
+            wanted = sorted(i for ids in expected["submissions"].values() for i in ids)
+            check(f"{who}: answers = the answers in submissions, none to the inactive question",
+                  mirror_answers == wanted, (mirror_answers, wanted))
+            unknown = fetch(f"{mine}/answers/999999/", key)
+            check(f"{who}: an answer to the inactive question answers as an unknown one (404)",
+                  fetch(f"{mine}/answers/{qi_answers[0] if qi_answers else 0}/", key) == unknown
+                  and unknown[0] == 404, unknown)
+        orga_qids = [q["id"] for q in every(f"{mine}/questions/?limit=1000", MIRROR_TOKEN)]
+        status, body = fetch(f"{mine}/questions/{qi}/", MIRROR_TOKEN)
+        check("organisers see every question, the inactive one too (list and detail)",
+              orga_qids == [q["id"] for q in upstream_questions_v1] and status == 200
+              and json.loads(body)["question"] == {"en": "Previous talk"}, (orga_qids, status, body[:300]))
+        orga_qi_answers = sorted(a["id"] for a in every(f"{mine}/answers/?limit=1000", MIRROR_TOKEN)
+                                 if a["question"]["id"] == qi)
+        check("... and its answers", orga_qi_answers == qi_answers, (orga_qi_answers, qi_answers))
+        orga_codes = [s["code"] for s in every(f"{mine}/submissions/?limit=1000", MIRROR_TOKEN)]
+        diff("organisers: answers in submissions (questions=all) = pretalx's answers (v1)",
+             answer_ids(f"{mine}/submissions/?limit=1000&questions=all", MIRROR_TOKEN),
+             {code: sorted(a["id"] for a in upstream_answer_list if a["submission"] == code)
+              for code in orga_codes})
 
         # --- a second sync: nothing changed upstream
         def snapshot():
