@@ -39,6 +39,8 @@ ORGANISER = f"{SLUG}org"  # what create_test_event names the organiser
 # makes the dates (and so the whole event) the same on every run.
 FROZEN_NOW = "2025-06-02 08:00:00"
 SEED = 2025
+# A second, non-public event of the same organiser that the token is not bound to.
+HIDDEN_SLUG = "hiddencon"
 
 SETUP = """
 import random
@@ -87,6 +89,26 @@ with scopes_disabled():
     tag = Tag.objects.create(event=event, tag="keynote", color="#aa3300", is_public=True)
     for sub in subs[::10]:
         sub.tags.add(tag)
+    # On one talk of the released schedule (the second by code: the e2e's
+    # title change takes the first), a public and a private link resource:
+    # the public sees only the public one, organisers both.
+    from pretalx.submission.models import Resource
+    talk_codes = sorted({{slot.submission.code for slot in event.current_schedule.talks.filter(
+        is_visible=True, submission__isnull=False).select_related("submission")}})
+    talk = event.submissions.get(code=talk_codes[1])
+    Resource.objects.create(submission=talk, link="https://example.org/slides",
+                            description="Slides", is_public=True)
+    Resource.objects.create(submission=talk, link="https://example.org/notes",
+                            description="Notes", is_public=False)
+    # A public question no longer asked (inactive), with answers on three
+    # talks: pretalx shows it and its answers only to organisers.
+    retired = Question.objects.create(
+        event=event, question="Previous talk", variant="string", target="submission",
+        question_required="optional", is_public=True, active=False, position=3,
+    )
+    for i, code in enumerate(talk_codes[1:4]):
+        Answer.objects.create(question=retired, submission=event.submissions.get(code=code),
+                              answer=f"Retired answer {{i}}")
     # Availabilities: of a room, and of speakers (once the CfP asks for them).
     import datetime as dt
     from pretalx.person.models import SpeakerProfile
@@ -99,6 +121,23 @@ with scopes_disabled():
     for i, profile in enumerate(SpeakerProfile.objects.filter(event=event).order_by("pk")[:3]):
         Availability.objects.create(event=event, person=profile,
                                     start=start + dt.timedelta(days=i), end=start + dt.timedelta(days=i, hours=4))
+    # A second event of the same organiser, not public, that the organiser
+    # team covers (so /api/events/ lists it to the token) but the token is
+    # not bound to (so its lists answer 403). Later than democon, so
+    # /api/events/ (newest first) lists it first.
+    from django_scopes import scope
+    hidden = Event.objects.create(
+        name="HiddenCon", slug="{hidden_slug}", organiser=event.organiser, is_public=False,
+        date_from=event.date_from + dt.timedelta(days=60), date_to=event.date_to + dt.timedelta(days=60),
+        timezone="Europe/Berlin", email="hidden@example.org", locale_array="en", locale="en",
+    )
+    with scope(event=hidden):
+        hidden.build_initial_data()
+    event.organiser.teams.get(name="Team DemoCon Org").limit_events.add(hidden)
+    # create_test_event's reviewer team has no members: its first reviewer
+    # (by code) joins it, so that the mirror has a reviewer too.
+    reviewer = User.objects.filter(reviews__submission__event=event).distinct().order_by("code").first()
+    event.organiser.teams.get(name="DemoCon Reviewers").members.add(reviewer)
     # An organiser team of one administrator who speaks in nothing, so
     # the token sees every review (pretalx hides a speaker's own reviews).
     crypto.secrets = real_secrets
@@ -195,7 +234,8 @@ class Upstream:
         started = time.monotonic()
         self.manage("migrate", "--noinput")
         script = SETUP.format(
-            seed=SEED, now=FROZEN_NOW, slug=SLUG, token_file=self.token_file
+            seed=SEED, now=FROZEN_NOW, slug=SLUG, token_file=self.token_file,
+            hidden_slug=HIDDEN_SLUG,
         )
         self.manage("shell", "--unsafe-disable-scopes", "-c", script)
         os.chmod(self.token_file, 0o600)
