@@ -155,6 +155,11 @@ enum Command {
         /// A request whose handler takes longer answers 503, in milliseconds.
         #[arg(long, env = "CONFAPI_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
         request_timeout_ms: u64,
+        /// The API dialect of requests without a `Pretalx-Version` header
+        /// whose token names none: `legacy` (pretalx 2024, today's clients)
+        /// or `v1` (pretalx 2025's versioned API).
+        #[arg(long, env = "CONFAPI_API_VERSION", value_enum, default_value_t = confapi::model::ApiVersion::Legacy)]
+        api_version: confapi::model::ApiVersion,
         /// Connections served at once; beyond it, a connection with no
         /// request in flight is closed to make room, else the new one is
         /// answered 503 and closed (default: the open-file limit, raised
@@ -358,6 +363,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             list_cache_mb,
             header_read_timeout_ms,
             request_timeout_ms,
+            api_version,
             max_connections,
             rate_limit,
             drain_seconds,
@@ -385,6 +391,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     list_cache_bytes: list_cache_mb << 20,
                     rate_limit,
                     request_timeout: std::time::Duration::from_millis(request_timeout_ms),
+                    api_version,
                     ..Config::default()
                 },
             );

@@ -188,31 +188,104 @@ pub struct User {
     pub locale: ArcStr,
     pub timezone: ArcStr,
     pub is_administrator: bool,
-    /// Lower-case hex SHA-256 digests of the user's API tokens. Clear tokens
-    /// are hashed on import and never stored; written as `sha256:HEX`.
+    /// The user's API tokens, as lower-case hex SHA-256 digests. Clear
+    /// tokens are hashed on import and never stored; written as
+    /// `sha256:HEX`, or `{"hash": "sha256:HEX", "api_version": "v1"}` for a
+    /// token with an API version of its own.
     #[serde(with = "token_hashes")]
-    pub token_hashes: Vec<String>,
+    pub token_hashes: Vec<TokenHash>,
     /// The user's primary key upstream (pretalx), for the schedule exports.
     pub id: Option<i64>,
 }
 
-/// `token_hashes` carry their algorithm in the document: `sha256:HEX`.
+/// The dialects of the API (pretalx's `Pretalx-Version`): the legacy API
+/// of pretalx 2024, and pretalx 2025's versioned API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ApiVersion {
+    Legacy,
+    V1,
+}
+
+/// One API token: its digest, and the API version a request with it gets
+/// when it does not ask for one (None: the server's default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenHash {
+    pub hash: String,
+    pub api_version: Option<ApiVersion>,
+}
+
+impl TokenHash {
+    /// A token that follows the server's default version.
+    pub fn plain(hash: String) -> Self {
+        TokenHash {
+            hash,
+            api_version: None,
+        }
+    }
+}
+
+/// `token_hashes` carry their algorithm in the document: `sha256:HEX`; a
+/// token with an API version is an object.
 mod token_hashes {
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::ser::SerializeMap;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{ApiVersion, TokenHash};
 
     const PREFIX: &str = "sha256:";
 
-    pub fn serialize<S: Serializer>(hashes: &[String], serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(hashes.iter().map(|h| format!("{PREFIX}{h}")))
+    struct Written<'a>(&'a TokenHash);
+
+    impl Serialize for Written<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let hash = format!("{PREFIX}{}", self.0.hash);
+            match self.0.api_version {
+                None => serializer.serialize_str(&hash),
+                Some(version) => {
+                    let mut map = serializer.serialize_map(Some(2))?;
+                    map.serialize_entry("hash", &hash)?;
+                    map.serialize_entry("api_version", &version)?;
+                    map.end()
+                }
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Read {
+        Plain(String),
+        WithVersion {
+            hash: String,
+            api_version: Option<ApiVersion>,
+        },
+    }
+
+    pub fn serialize<S: Serializer>(
+        hashes: &[TokenHash],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(hashes.iter().map(Written))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Vec<String>, D::Error> {
-        let written = Vec::<String>::deserialize(deserializer)?;
+    ) -> Result<Vec<TokenHash>, D::Error> {
+        let written = Vec::<Read>::deserialize(deserializer)?;
+        let bare = |h: String| h.strip_prefix(PREFIX).map(str::to_string).unwrap_or(h);
         Ok(written
             .into_iter()
-            .map(|h| h.strip_prefix(PREFIX).map(str::to_string).unwrap_or(h))
+            .map(|read| match read {
+                Read::Plain(hash) => TokenHash {
+                    hash: bare(hash),
+                    api_version: None,
+                },
+                Read::WithVersion { hash, api_version } => TokenHash {
+                    hash: bare(hash),
+                    api_version,
+                },
+            })
             .collect())
     }
 }
@@ -413,6 +486,20 @@ pub struct Room {
     pub capacity: Option<i64>,
     pub position: Option<i64>,
     pub availabilities: Vec<Availability>,
+}
+
+impl Room {
+    /// The room's guid, else a stable one derived from the event and the
+    /// room id (the schedule exports' and v1's `uuid`): one rule for both.
+    pub fn guid_or_derived(&self, event_slug: &str) -> String {
+        match &self.guid {
+            Some(guid) if !guid.is_empty() => guid.clone(),
+            _ => {
+                let name = format!("confapi:{}:room:{}", event_slug.to_lowercase(), self.id);
+                uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes()).to_string()
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -32,7 +32,7 @@ use crate::model::{
     hash_token, Anonymised, Answer, Availability, Break, Dataset, Event, I18n, OtherReviews,
     ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
     QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
-    Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User,
+    Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, TokenHash, Track, User,
 };
 
 #[derive(Debug, Clone)]
@@ -1343,7 +1343,10 @@ impl Generator {
             let name = format!("{} {}", self.pick(&FIRST_NAMES), self.pick(&LAST_NAMES));
             let user = self.push_user(name, email.to_string(), "en", "Europe/Berlin");
             let token = token(token_rng);
-            self.users[user].token_hashes.push(hash_token(&token));
+            self.users[user].token_hashes.push(TokenHash {
+                hash: hash_token(&token),
+                api_version: None,
+            });
             logins.push(DemoLogin {
                 email: email.to_string(),
                 role,
@@ -2790,7 +2793,10 @@ mod tests {
                 .token
                 .bytes()
                 .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
-            assert_eq!(user.token_hashes, vec![hash_token(&login.token)]);
+            assert_eq!(
+                user.token_hashes,
+                vec![TokenHash::plain(hash_token(&login.token))]
+            );
         }
         assert!(users["admin@demo.example"].is_administrator);
         let teams_of = |code: &str| {

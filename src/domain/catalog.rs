@@ -557,8 +557,8 @@ pub struct Catalog {
     /// The storage version this catalog was built from.
     pub version: crate::storage::DataVersion,
     pub users: Users,
-    /// SHA-256 hex of a token → user code.
-    pub token_owner: HashMap<String, ArcStr>,
+    /// SHA-256 hex of a token → user code, and the token's API version.
+    pub token_owner: HashMap<String, (ArcStr, Option<ApiVersion>)>,
     /// Events sorted by `date_from` descending, then slug.
     pub events: Vec<Arc<EventData>>,
     /// Lower-case slug → position in `events`.
@@ -609,8 +609,8 @@ impl Catalog {
     ) -> Self {
         let mut token_owner = HashMap::default();
         for user in users.values() {
-            for hash in &user.token_hashes {
-                token_owner.insert(hash.clone(), user.code.clone());
+            for token in &user.token_hashes {
+                token_owner.insert(token.hash.clone(), (user.code.clone(), token.api_version));
             }
         }
         let mut events = events;
@@ -652,9 +652,10 @@ impl Catalog {
         }
     }
 
-    pub fn user_by_token(&self, token: &str) -> Option<&User> {
-        let code = self.token_owner.get(&hash_token(token))?;
-        self.users.get(code).map(|user| &**user)
+    /// The token's user, and the API version configured on the token.
+    pub fn user_by_token(&self, token: &str) -> Option<(&User, Option<ApiVersion>)> {
+        let (code, version) = self.token_owner.get(&hash_token(token))?;
+        self.users.get(code).map(|user| (&**user, *version))
     }
 
     /// The users of each submission's speakers of an event in this catalog.

@@ -12,4 +12,5 @@ pub mod catalog;
 pub mod search;
 pub mod time;
 pub mod views;
+pub mod views_v1;
 pub mod visible;

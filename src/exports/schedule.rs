@@ -250,14 +250,7 @@ impl<'a> ExportSchedule<'a> {
     }
 
     pub fn room_guid(&self, room: &Room) -> String {
-        match &room.guid {
-            Some(g) if !g.is_empty() => g.clone(),
-            _ => derive_uuid(&[
-                &self.event.slug.to_lowercase(),
-                "room",
-                &room.id.to_string(),
-            ]),
-        }
+        room.guid_or_derived(&self.event.slug)
     }
 
     pub fn talk_url(&self, code: &str) -> String {

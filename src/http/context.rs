@@ -25,6 +25,8 @@ pub struct Caller {
     pub catalog: Arc<Catalog>,
     /// User code; None for anonymous callers.
     pub user_code: Option<crate::model::ArcStr>,
+    /// The API dialect the request gets (`Pretalx-Version`).
+    pub api: crate::model::ApiVersion,
     pub now: Timestamp,
     /// The public origin: the configured base URL, else the request's
     /// scheme and Host (for event `urls`).

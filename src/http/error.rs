@@ -53,6 +53,10 @@ pub enum ApiError {
     TooManyConnections,
     /// Draining after SIGTERM: `/readyz` says so.
     ShuttingDown,
+    /// A `Pretalx-Version` other than `v1`, `DEV_PREVIEW` and `LEGACY`.
+    UnsupportedVersion,
+    /// v1: an anonymous caller asked for what only some roles may read.
+    NotAuthenticated,
 }
 
 impl From<StoreError> for ApiError {
@@ -67,11 +71,11 @@ impl From<StoreError> for ApiError {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::InvalidToken => StatusCode::UNAUTHORIZED,
+            ApiError::InvalidToken | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             ApiError::EventNotVisible => StatusCode::FORBIDDEN,
             ApiError::NotFound | ApiError::InvalidPage => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::BadParameters(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadParameters(_) | ApiError::UnsupportedVersion => StatusCode::BAD_REQUEST,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::MalformedRequest => StatusCode::BAD_REQUEST,
@@ -117,6 +121,11 @@ impl ApiError {
                 json!({"detail": "Too many connections, please retry."})
             }
             ApiError::ShuttingDown => json!({"detail": "Shutting down."}),
+            // pretalx's wording.
+            ApiError::UnsupportedVersion => json!({"detail": "API version not supported."}),
+            ApiError::NotAuthenticated => {
+                json!({"detail": "Authentication credentials were not provided."})
+            }
         }
     }
 
@@ -129,7 +138,7 @@ impl ApiError {
             HeaderValue::from_static("application/json"),
         );
         match self {
-            ApiError::InvalidToken => {
+            ApiError::InvalidToken | ApiError::NotAuthenticated => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Token"));
             }
             ApiError::MethodNotAllowed(_) => {

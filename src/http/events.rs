@@ -32,6 +32,9 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
+    if caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::events(caller, params);
+    }
     let pagination =
         Pagination::from_params(&mut params, DEFAULT_PAGE_SIZE, state.config.max_page_size);
     params.check()?;
@@ -47,6 +50,9 @@ async fn list(State(state): State<AppState>, caller: Caller, mut params: Params)
     })
 }
 
-async fn detail(ctx: EventContext) -> ApiResult {
+async fn detail(ctx: EventContext, params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::event(ctx, params);
+    }
     Ok(json(&event_view(&ctx.event.event, &ctx.caller.base_url)))
 }

@@ -25,6 +25,7 @@ mod speakers;
 mod submissions;
 mod tags;
 mod transport;
+mod v1;
 
 use std::num::NonZeroU32;
 use std::sync::atomic::AtomicBool;
@@ -62,6 +63,9 @@ pub struct Config {
     pub rate_limit: Option<NonZeroU32>,
     /// Longest a handler may take before the request answers 503.
     pub request_timeout: Duration,
+    /// The dialect of requests that name none (`Pretalx-Version`) with a
+    /// token that has none configured.
+    pub api_version: crate::model::ApiVersion,
 }
 
 impl Default for Config {
@@ -74,6 +78,7 @@ impl Default for Config {
             cpu_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             rate_limit: None,
             request_timeout: Duration::from_secs(30),
+            api_version: crate::model::ApiVersion::Legacy,
         }
     }
 }
@@ -152,6 +157,7 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(reviews::endpoints());
     all.extend(rooms::endpoints());
     all.extend(tags::endpoints());
+    all.extend(v1::endpoints());
     all
 }
 

@@ -32,7 +32,13 @@ enum Style {
 pub struct Pagination {
     style: Style,
     size: usize,
+    /// v1's links: the link to page 1 carries no `page` (as pretalx's).
+    bare_first_page: bool,
 }
+
+/// v1's page sizes (pretalx-v1.md §5.1): 50 by default, at most 250.
+pub const V1_PAGE_SIZE: usize = 50;
+pub const V1_MAX_PAGE_SIZE: usize = 250;
 
 impl Pagination {
     /// Reads the four parameters, recording bad ones in `params`.
@@ -51,6 +57,7 @@ impl Pagination {
                     number: page.map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX)),
                 },
                 size: size_of(page_size),
+                bare_first_page: false,
             }
         } else {
             Pagination {
@@ -58,8 +65,47 @@ impl Pagination {
                     offset: offset.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)),
                 },
                 size: size_of(limit),
+                bare_first_page: false,
             }
         }
+    }
+
+    /// v1 (pretalx-v1.md §5.1): `page` and `page_size` (a size of 0 or not
+    /// a number is the default; above the maximum, the maximum), unless
+    /// both `limit` and `offset` are given; a `page` that is not a number
+    /// is an invalid page. `offset_only`: the rooms, which page only by
+    /// `limit` and `offset`.
+    pub fn v1(
+        params: &Params,
+        default_size: usize,
+        max_size: usize,
+        offset_only: bool,
+    ) -> Result<Self, ApiError> {
+        let number = |name: &str| params.get(name).and_then(|v| v.parse::<usize>().ok());
+        let size_of = |value: Option<usize>| match value {
+            None | Some(0) => default_size.min(max_size),
+            Some(n) => n.min(max_size),
+        };
+        let limit = params.get("limit");
+        let offset = params.get("offset");
+        if offset_only || (limit.is_some() && offset.is_some()) {
+            return Ok(Pagination {
+                style: Style::Offset {
+                    offset: number("offset").unwrap_or(0),
+                },
+                size: size_of(number("limit")),
+                bare_first_page: false,
+            });
+        }
+        let page = match params.get("page") {
+            None => 1,
+            Some(text) => text.parse::<usize>().map_err(|_| ApiError::InvalidPage)?,
+        };
+        Ok(Pagination {
+            style: Style::Page { number: page },
+            size: size_of(number("page_size")),
+            bare_first_page: true,
+        })
     }
 
     /// The index range of the page in a list of `count` items.
@@ -103,9 +149,14 @@ impl Pagination {
         let (next, previous) = match self.style {
             Style::Page { number } => {
                 let last = count.div_ceil(self.size).max(1);
+                let previous = match number {
+                    0 | 1 => None,
+                    2 if self.bare_first_page => Some(link_without(params, link_base, "page")),
+                    _ => Some(link(&[("page", (number - 1).to_string())])),
+                };
                 (
                     (number < last).then(|| link(&[("page", (number + 1).to_string())])),
-                    (number > 1).then(|| link(&[("page", (number - 1).to_string())])),
+                    previous,
                 )
             }
             Style::Offset { offset } => {
@@ -123,5 +174,21 @@ impl Pagination {
             previous,
             results,
         }
+    }
+}
+
+/// The request's URL without one parameter (v1's link back to page 1).
+fn link_without(params: &Params, link_base: &str, name: &str) -> String {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in &params.pairs {
+        if k != name {
+            query.append_pair(k, v);
+        }
+    }
+    let query = query.finish();
+    if query.is_empty() {
+        link_base.to_string()
+    } else {
+        format!("{link_base}?{query}")
     }
 }

@@ -64,6 +64,9 @@ fn visible<'a>(
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::questions(ctx, params);
+    }
     ctx.off_workers("questions", params, list_now).await
 }
 
@@ -88,7 +91,14 @@ fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
         .page(&params, pagination, &items, |q| renderer.question(q))
 }
 
-async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    Path((_, id)): Path<(String, String)>,
+    params: Params,
+) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::question(ctx, params, &id);
+    }
     let access = ctx.access();
     let id = path_id(&id)?;
     let question = ctx

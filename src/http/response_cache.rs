@@ -34,6 +34,8 @@ pub struct ResponseKey {
     pub version: DataVersion,
     pub class: ViewerClass,
     pub clock_epoch: usize,
+    /// The dialect (`Pretalx-Version`): the same path answers in either.
+    pub api: crate::model::ApiVersion,
     pub base_url: String,
     /// Path and query as sent.
     pub target: String,

@@ -44,6 +44,9 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::rooms(ctx, params);
+    }
     let pagination = ctx.pagination(&mut params, ROOM_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
@@ -55,7 +58,14 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         .page(&params, pagination, &items, |r| renderer.room(r))
 }
 
-async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    Path((_, id)): Path<(String, String)>,
+    params: Params,
+) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::room(ctx, params, &id);
+    }
     let access = ctx.access();
     let id = path_id(&id)?;
     let room = ctx.event.room(id).ok_or(ApiError::NotFound)?;

@@ -41,6 +41,9 @@ fn visible(ctx: &EventContext, sees_tags: bool) -> Vec<&Tag> {
 }
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::tags(ctx, params);
+    }
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
     let access = ctx.access();
@@ -50,7 +53,15 @@ async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
         .page(&params, pagination, &items, |t| renderer.tag(t))
 }
 
-async fn detail(ctx: EventContext, Path((_, name)): Path<(String, String)>) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    Path((_, name)): Path<(String, String)>,
+    params: Params,
+) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        // v1 finds tags by id.
+        return super::v1::tag(ctx, params, &name);
+    }
     let access = ctx.access();
     let name = name.to_lowercase();
     let tag = visible(&ctx, access.sees_tags())

@@ -25,10 +25,11 @@ use super::response_cache::{Rendered, ResponseKey, Revalidation};
 use super::{AppState, RateKey};
 use crate::domain::access::{Access, Role, ViewerClass};
 use crate::domain::catalog::Catalog;
-use crate::model::Timestamp;
+use crate::model::{ApiVersion, Timestamp};
 
-/// The `Vary` header of every answer.
-pub const VARY: &str = "Accept, Accept-Encoding, Authorization";
+/// The `Vary` header of every answer. `Pretalx-Version` picks the dialect
+/// (pretalx sends no `Vary` for it, so a shared cache could mix shapes).
+pub const VARY: &str = "Accept, Accept-Encoding, Authorization, Pretalx-Version";
 
 /// No endpoint takes a request body; one announced larger than this is
 /// refused with 413 before anything else.
@@ -132,7 +133,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     if let Some(limiter) = &state.limiter {
         // One budget per user; anonymous callers and bad tokens per address.
         let key = match &authenticated {
-            Ok(Some(user)) => RateKey::User(user.clone()),
+            Ok(Some((user, _))) => RateKey::User(user.clone()),
             _ => request
                 .extensions()
                 .get::<ConnectInfo<SocketAddr>>()
@@ -146,13 +147,23 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         }
     }
     // Authentication comes first: a bad token is 401 even on a POST.
-    let user_code = match authenticated {
-        Ok(user) => user,
+    let (user_code, token_version) = match authenticated {
+        Ok(Some((user, version))) => (Some(user), version),
+        Ok(None) => (None, None),
         Err(err) => return err.into_response(),
     };
     if method != Method::GET && method != Method::HEAD {
         return ApiError::MethodNotAllowed(method.to_string()).into_response();
     }
+    let api = if request.uri().path().starts_with("/api/") || request.uri().path() == "/api" {
+        match api_version(request.headers(), token_version, state.config.api_version) {
+            Ok(api) => api,
+            Err(err) => return err.into_response(),
+        }
+    } else {
+        // The schedule exports and probes have one shape.
+        ApiVersion::Legacy
+    };
     let base_url = base_url(state, request.headers());
     let link_base = format!("{base_url}{}", request.uri().path());
     let now = chrono::Utc::now();
@@ -162,6 +173,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         request.uri(),
         &base_url,
         now,
+        api,
     );
     let revalidation = Revalidation::of(request.headers());
     if let Some(hit) = key.as_ref().and_then(|key| state.responses.get(key)) {
@@ -170,6 +182,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     request.extensions_mut().insert(Caller {
         catalog,
         user_code,
+        api,
         now,
         base_url,
         link_base,
@@ -276,6 +289,7 @@ fn response_key(
     uri: &Uri,
     base_url: &str,
     now: Timestamp,
+    api: ApiVersion,
 ) -> Option<ResponseKey> {
     let user = user_code.and_then(|code| catalog.user(code));
     if let Some(slug) = super::exports::event_slug(uri) {
@@ -285,6 +299,7 @@ fn response_key(
             version: catalog.version.clone(),
             class: Access::new(event, user, now).export_class(),
             clock_epoch: 0,
+            api,
             base_url: base_url.to_string(),
             target: target_of(uri),
         });
@@ -315,6 +330,7 @@ fn response_key(
         version: catalog.version.clone(),
         class,
         clock_epoch,
+        api,
         base_url: base_url.to_string(),
         target: target_of(uri),
     })
@@ -356,10 +372,10 @@ async fn rendered(response: Response) -> Result<Rendered, ApiError> {
 
 /// `Token <key>`, `Bearer <key>` (keyword in any case) or a bare key.
 /// No header: anonymous. Anything else: 401.
-fn authenticate(
-    headers: &HeaderMap,
-    catalog: &Catalog,
-) -> Result<Option<crate::model::ArcStr>, ApiError> {
+/// The caller's user code and the API version configured on their token.
+type Authenticated = Option<(crate::model::ArcStr, Option<ApiVersion>)>;
+
+fn authenticate(headers: &HeaderMap, catalog: &Catalog) -> Result<Authenticated, ApiError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
@@ -374,8 +390,27 @@ fn authenticate(
     };
     catalog
         .user_by_token(key)
-        .map(|user| Some(user.code.clone()))
+        .map(|(user, version)| Some((user.code.clone(), version)))
         .ok_or(ApiError::InvalidToken)
+}
+
+/// The dialect of an API request (pretalx-v1.md §13, item 1): the
+/// `Pretalx-Version` header (`v1` and `DEV_PREVIEW` are v1, `LEGACY` the
+/// legacy API, case-sensitive as in pretalx; empty counts as absent), else
+/// the token's configured version, else the server's default. Unlike
+/// pretalx, a first request never pins a token's version: a replica does
+/// not write on reads.
+fn api_version(
+    headers: &HeaderMap,
+    token: Option<ApiVersion>,
+    default: ApiVersion,
+) -> Result<ApiVersion, ApiError> {
+    match headers.get("pretalx-version").map(HeaderValue::as_bytes) {
+        Some(b"v1" | b"DEV_PREVIEW") => Ok(ApiVersion::V1),
+        Some(b"LEGACY") => Ok(ApiVersion::Legacy),
+        None | Some(b"") => Ok(token.unwrap_or(default)),
+        Some(_) => Err(ApiError::UnsupportedVersion),
+    }
 }
 
 /// The configured base URL, else the request's scheme and Host.

@@ -271,7 +271,7 @@ fn assert_detail(reply: &helpers::Reply, status: u16, context: &str) -> Value {
     );
     assert_eq!(
         reply.header("vary"),
-        Some("Accept, Accept-Encoding, Authorization"),
+        Some("Accept, Accept-Encoding, Authorization, Pretalx-Version"),
         "{context}"
     );
     reply.body.clone()
@@ -1358,7 +1358,7 @@ async fn errors_are_json_with_vary() {
     assert_eq!(list.status, 200);
     assert_eq!(
         list.header("vary"),
-        Some("Accept, Accept-Encoding, Authorization")
+        Some("Accept, Accept-Encoding, Authorization, Pretalx-Version")
     );
     assert_eq!(list.header("content-type"), Some("application/json"));
 
@@ -1366,7 +1366,7 @@ async fn errors_are_json_with_vary() {
     assert_bad_parameters(&bad, &["limit"], "400");
     assert_eq!(
         bad.header("vary"),
-        Some("Accept, Accept-Encoding, Authorization")
+        Some("Accept, Accept-Encoding, Authorization, Pretalx-Version")
     );
 
     assert_detail(&anon.get("/api/events/closed/").await, 403, "403");
@@ -1379,7 +1379,7 @@ async fn errors_are_json_with_vary() {
     assert_invalid_page(&invalid_page, "404 invalid page");
     assert_eq!(
         invalid_page.header("vary"),
-        Some("Accept, Accept-Encoding, Authorization")
+        Some("Accept, Accept-Encoding, Authorization, Pretalx-Version")
     );
     assert_detail(&anon.get("/api/eventz/").await, 404, "404 unknown path");
     assert_detail(

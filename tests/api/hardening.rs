@@ -118,7 +118,7 @@ fn assert_json_error(reply: &Raw, status: u16, detail: &str, context: &str) {
     );
     assert_eq!(
         reply.headers.get("vary").map(String::as_str),
-        Some("Accept, Accept-Encoding, Authorization"),
+        Some("Accept, Accept-Encoding, Authorization, Pretalx-Version"),
         "{context}"
     );
 }

@@ -24,3 +24,4 @@ mod speakers_questions_answers;
 mod storage;
 mod submissions;
 mod transport;
+mod versions;

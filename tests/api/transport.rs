@@ -33,7 +33,7 @@ async fn every_response_carries_the_common_headers() {
         );
         assert_eq!(
             reply.header("vary"),
-            Some("Accept, Accept-Encoding, Authorization"),
+            Some("Accept, Accept-Encoding, Authorization, Pretalx-Version"),
             "{path}"
         );
         assert_eq!(

@@ -1,5 +1,6 @@
 use super::*;
 use crate::dataset::export;
+use crate::model::{ApiVersion, TokenHash};
 use serde_json::json;
 
 // ---- helpers ------------------------------------------------------------
@@ -177,8 +178,14 @@ fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
 fn base_document_is_valid_and_converted() {
     let d = parse_ok(&base());
     assert_eq!(d.users.len(), 5);
-    assert_eq!(d.users[0].token_hashes, vec![hash_token("secret-token")]);
-    assert_eq!(d.users[1].token_hashes, vec![hash_token("other-token")]);
+    assert_eq!(
+        d.users[0].token_hashes,
+        vec![TokenHash::plain(hash_token("secret-token"))]
+    );
+    assert_eq!(
+        d.users[1].token_hashes,
+        vec![TokenHash::plain(hash_token("other-token"))]
+    );
     assert_eq!(
         d.users[1].avatar.as_deref(),
         Some("https://example.org/a.png")
@@ -319,7 +326,9 @@ fn democon_parses_and_round_trips() {
     assert_eq!((first.users.len(), first.events.len()), (110, 2));
     assert_eq!(
         first.users[0].token_hashes,
-        vec![hash_token("30369046a1da256c935d698c4b3f61808ddfc13b")]
+        vec![TokenHash::plain(hash_token(
+            "30369046a1da256c935d698c4b3f61808ddfc13b"
+        ))]
     );
     let exported = export::to_json(&first);
     let second = parse_ok(&exported);
@@ -1336,8 +1345,11 @@ fn tokens_are_hashed_and_hashes_checked() {
         json!([format!("sha256:{}", hash_token("xyz"))]),
     );
     let d = parse_ok(&doc);
-    assert_eq!(d.users[2].token_hashes, vec![hash]);
-    assert_eq!(d.users[3].token_hashes, vec![hash_token("xyz")]);
+    assert_eq!(d.users[2].token_hashes, vec![TokenHash::plain(hash)]);
+    assert_eq!(
+        d.users[3].token_hashes,
+        vec![TokenHash::plain(hash_token("xyz"))]
+    );
 
     for bad in [
         json!(hash_token("abc")), // no prefix
@@ -1638,4 +1650,77 @@ fn hostile_text_never_panics() {
     ] {
         assert!(parse_str(text).is_err(), "{text}");
     }
+}
+
+#[test]
+fn a_token_may_name_its_api_version() {
+    let mut doc = base();
+    set(
+        &mut doc,
+        "/users/0/tokens",
+        json!(["plain-token", {"token": "v1-token", "api_version": "v1"},
+                                            {"token": "old-token", "api_version": "legacy"}]),
+    );
+    let hash = hash_token("hashed-v1");
+    set(
+        &mut doc,
+        "/users/1/token_hashes",
+        json!([{"hash": format!("sha256:{hash}"), "api_version": "v1"}]),
+    );
+    let d = parse_ok(&doc);
+    assert_eq!(
+        d.users[0].token_hashes,
+        vec![
+            TokenHash::plain(hash_token("plain-token")),
+            TokenHash {
+                hash: hash_token("v1-token"),
+                api_version: Some(ApiVersion::V1)
+            },
+            TokenHash {
+                hash: hash_token("old-token"),
+                api_version: Some(ApiVersion::Legacy)
+            },
+        ]
+    );
+    assert_eq!(
+        d.users[1].token_hashes,
+        vec![TokenHash {
+            hash: hash.clone(),
+            api_version: Some(ApiVersion::V1)
+        }]
+    );
+    // Exported as hashes, the version kept; a token without one stays a string.
+    let exported = export::to_json(&d);
+    assert_eq!(
+        exported["users"][0]["token_hashes"],
+        json!([
+            format!("sha256:{}", hash_token("plain-token")),
+            {"hash": format!("sha256:{}", hash_token("v1-token")), "api_version": "v1"},
+            {"hash": format!("sha256:{}", hash_token("old-token")), "api_version": "legacy"},
+        ])
+    );
+    assert_eq!(parse_ok(&exported), d, "the export reads back the same");
+}
+
+#[test]
+fn a_bad_token_entry_is_named_with_its_path() {
+    assert_eq!(
+        with(
+            "/users/0/tokens",
+            json!([{"token": "t", "api_version": "v2"}])
+        ),
+        vec![r#"users[0].tokens[0].api_version: must be "legacy" or "v1", got "v2""#]
+    );
+    assert_eq!(
+        with("/users/0/tokens", json!([{"token": "t", "colour": "red"}])),
+        vec!["users[0].tokens[0].colour: unknown field"]
+    );
+    assert_eq!(
+        with("/users/0/tokens", json!([{"api_version": "v1"}])),
+        vec!["users[0].tokens[0].token: token must be a non-empty string without whitespace"]
+    );
+    assert_eq!(
+        with("/users/0/token_hashes", json!([{"hash": "md5:abc"}])),
+        vec!["users[0].token_hashes[0].hash: must be sha256:<64 lower-case hex digits>"]
+    );
 }

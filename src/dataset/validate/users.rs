@@ -1,6 +1,7 @@
 //! Users: codes, e-mail addresses and tokens, unique across the document.
 
 use super::*;
+use crate::model::{ApiVersion, TokenHash};
 
 #[derive(Default)]
 pub(super) struct UserSeen {
@@ -46,33 +47,42 @@ pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value)
     });
 
     let tokens = &mut seen.tokens;
+    // A token is a string, or an object that also names its API version.
     let clear = o.list(cx, "tokens", |cx, path, v| {
-        let token = v
-            .as_str()
-            .filter(|t| !t.is_empty() && !t.chars().any(char::is_whitespace));
+        let (token, api_version) = token_entry(cx, path, v, "token")?;
+        let token = token.filter(|t| !t.is_empty() && !t.chars().any(char::is_whitespace));
         let Some(token) = token else {
-            cx.err(path, "token must be a non-empty string without whitespace");
+            cx.err(
+                token_path(path, v, "token"),
+                "token must be a non-empty string without whitespace",
+            );
             return None;
         };
         let hash = hash_token(token);
         if let Some(first) = first_seen(tokens, hash.clone(), path) {
             cx.err(path, format!("duplicate token (also at {first})"));
         }
-        Some(hash)
+        Some(TokenHash { hash, api_version })
     });
     let hashed = o.list(cx, "token_hashes", |cx, path, v| {
-        let hash = v
-            .as_str()
+        let (hash, api_version) = token_entry(cx, path, v, "hash")?;
+        let hash = hash
             .and_then(|h| h.strip_prefix("sha256:"))
             .filter(|h| h.len() == 64 && h.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
         let Some(hash) = hash else {
-            cx.err(path, "must be sha256:<64 lower-case hex digits>");
+            cx.err(
+                token_path(path, v, "hash"),
+                "must be sha256:<64 lower-case hex digits>",
+            );
             return None;
         };
         if let Some(first) = first_seen(tokens, hash.to_string(), path) {
             cx.err(path, format!("duplicate token hash (also at {first})"));
         }
-        Some(hash.to_string())
+        Some(TokenHash {
+            hash: hash.to_string(),
+            api_version,
+        })
     });
     o.finish(cx);
     Some(User {
@@ -86,4 +96,48 @@ pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value)
         token_hashes: clear.into_iter().chain(hashed).collect(),
         id,
     })
+}
+
+/// A `tokens` or `token_hashes` entry: a string, or an object with the
+/// string under `key` and an optional `api_version` (`legacy` or `v1`).
+/// None when the object itself is malformed (already reported).
+fn token_entry<'v>(
+    cx: &mut Cx,
+    path: &Path<'_>,
+    v: &'v Value,
+    key: &'static str,
+) -> Option<(Option<&'v str>, Option<ApiVersion>)> {
+    let Value::Object(map) = v else {
+        return Some((v.as_str(), None));
+    };
+    let mut ok = true;
+    for name in map.keys() {
+        if name != key && name != "api_version" {
+            cx.err(path.key(name).to_string(), "unknown field");
+            ok = false;
+        }
+    }
+    let api_version = match map.get("api_version") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s == "legacy" => Some(ApiVersion::Legacy),
+        Some(Value::String(s)) if s == "v1" => Some(ApiVersion::V1),
+        Some(other) => {
+            cx.err(
+                path.key("api_version").to_string(),
+                format!("must be \"legacy\" or \"v1\", got {other}"),
+            );
+            ok = false;
+            None
+        }
+    };
+    ok.then(|| (map.get(key).and_then(Value::as_str), api_version))
+}
+
+/// Where a token's text sits: the entry, or its `key` in an object entry.
+fn token_path(path: &Path<'_>, v: &Value, key: &'static str) -> String {
+    if v.is_object() {
+        path.key(key).to_string()
+    } else {
+        path.to_string()
+    }
 }

@@ -1,0 +1,631 @@
+//! pretalx's versioned API (`Pretalx-Version: v1`, pretalx-v1.md), answered
+//! on the same paths as the legacy API: the resource modules hand a v1
+//! request to the handlers here, which render `domain::views_v1` over the
+//! same catalog and `domain::access` rules. What v1 shares across lists
+//! lives here too: its pagination, `o` (ordering), `q`, `fields`, `omit`
+//! and `lang`.
+//!
+//! Served so far: events, rooms, tracks, submission types, tags,
+//! questions and question options. The other v1 endpoints answer 404 for
+//! v1 requests (docs/api.md, "The versioned API").
+
+use axum::extract::Path;
+use serde::Serialize;
+
+use super::context::{Caller, EventContext};
+use super::error::ApiError;
+use super::pagination::{Pagination, V1_MAX_PAGE_SIZE, V1_PAGE_SIZE};
+use super::params::{digits_id, Params};
+use super::{json, ApiResult, Endpoint};
+use crate::domain::access::{Access, Role};
+use crate::domain::views_v1::{self as views, V1Renderer};
+use crate::model::{I18n, Question, QuestionTarget, QuestionVariant};
+
+/// Rooms page by `limit` and `offset` only, 100 at a time.
+const ROOM_PAGE_SIZE: usize = 100;
+
+// ---------------------------------------------------------------------------
+// Shared mechanics
+
+/// `fields` and `omit` (top-level fields only, as pretalx's
+/// drf-flex-fields reads them; comma lists, repeated parameters merged).
+struct Shape {
+    fields: Option<Vec<String>>,
+    omit: Vec<String>,
+}
+
+impl Shape {
+    fn of(params: &Params) -> Self {
+        let names = |name: &str| -> Vec<String> {
+            params
+                .pairs
+                .iter()
+                .filter(|(k, _)| k == name)
+                .flat_map(|(_, v)| v.split(','))
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let fields = names("fields");
+        Shape {
+            fields: (!fields.is_empty()).then_some(fields),
+            omit: names("omit"),
+        }
+    }
+
+    fn is_whole(&self) -> bool {
+        self.fields.is_none() && self.omit.is_empty()
+    }
+
+    /// The object with only the fields asked for, in its own key order
+    /// (a `serde_json` map would sort the keys): its top-level fields are
+    /// kept as raw JSON text, in order.
+    fn apply<T: Serialize>(&self, item: &T) -> Shaped {
+        let text = sonic_rs::to_string(item).unwrap_or_default();
+        let mut fields = Vec::new();
+        for entry in sonic_rs::to_object_iter(text.as_str()) {
+            let Ok((key, value)) = entry else {
+                break;
+            };
+            let key = key.to_string();
+            let wanted =
+                self.fields.as_ref().is_none_or(|f| f.contains(&key)) && !self.omit.contains(&key);
+            if wanted {
+                fields.push((key, sonic_rs::OwnedLazyValue::from(value)));
+            }
+        }
+        Shaped(fields)
+    }
+}
+
+/// An object's fields in their order, each value as its JSON text.
+struct Shaped(Vec<(String, sonic_rs::OwnedLazyValue)>);
+
+impl Serialize for Shaped {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// One object, shaped.
+fn one<T: Serialize>(params: &Params, item: &T) -> ApiResult {
+    let shape = Shape::of(params);
+    Ok(if shape.is_whole() {
+        json(item)
+    } else {
+        json(&shape.apply(item))
+    })
+}
+
+/// A page of `items`, each rendered and shaped.
+fn page<T, R: Serialize>(
+    caller: &Caller,
+    params: &Params,
+    pagination: Pagination,
+    items: &[T],
+    render: impl Fn(&T) -> R,
+) -> ApiResult {
+    let shape = Shape::of(params);
+    if shape.is_whole() {
+        caller.page(params, pagination, items, render)
+    } else {
+        caller.page(params, pagination, items, |item| shape.apply(&render(item)))
+    }
+}
+
+fn pagination(ctx: &EventContext, params: &Params) -> Result<Pagination, ApiError> {
+    Pagination::v1(
+        params,
+        V1_PAGE_SIZE,
+        V1_MAX_PAGE_SIZE.min(ctx.max_page_size),
+        false,
+    )
+}
+
+/// A sort key of one field.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Int(Option<i64>),
+    Text(String),
+}
+
+/// `o=field` or `o=-field` among `fields`; an unknown field is ignored
+/// (the list keeps its default order), as pretalx's OrderingFilter does.
+/// Ties keep the default order.
+/// The fields a list may be ordered by, each with its sort key.
+type Orderings<'f, T> = &'f [(&'f str, fn(&T) -> Key)];
+
+fn order<T>(params: &Params, items: &mut [T], fields: Orderings<T>) {
+    let Some(wanted) = params.get("o") else {
+        return;
+    };
+    let (descending, name) = match wanted.strip_prefix('-') {
+        Some(name) => (true, name),
+        None => (false, wanted),
+    };
+    let Some((_, key)) = fields.iter().find(|(field, _)| *field == name) else {
+        return;
+    };
+    items.sort_by(|a, b| {
+        let ordering = key(a).cmp(&key(b));
+        if descending {
+            ordering.reverse()
+        } else {
+            ordering
+        }
+    });
+}
+
+/// The first text of a translated value, for ordering by it.
+fn first_text(value: &I18n) -> Key {
+    Key::Text(value.texts().next().unwrap_or("").to_lowercase())
+}
+
+/// `q`: the value, ignoring case, in any of `texts` (pretalx's
+/// SearchFilter over one field is a case-insensitive "contains").
+fn search<'t>(params: &Params, texts: impl IntoIterator<Item = &'t str>) -> bool {
+    match params.get("q") {
+        None => true,
+        Some(q) => {
+            let q = q.to_lowercase();
+            texts.into_iter().any(|t| t.to_lowercase().contains(&q))
+        }
+    }
+}
+
+/// A boolean filter as django-filter reads it: `true`/`false` (any case),
+/// `1`/`0`; anything else is a 400 naming the parameter.
+fn boolean(params: &mut Params, name: &str) -> Option<bool> {
+    params.boolean(name)
+}
+
+/// Anonymous callers are asked to authenticate, others are refused (as
+/// pretalx answers for what a role may not read).
+fn refused(caller: &Caller) -> ApiError {
+    if caller.user_code.is_none() {
+        ApiError::NotAuthenticated
+    } else {
+        ApiError::EventNotVisible
+    }
+}
+
+/// A numeric id in a path; anything else is not found.
+fn path_id(segment: &str) -> Result<i64, ApiError> {
+    digits_id(segment).ok_or(ApiError::NotFound)
+}
+
+// ---------------------------------------------------------------------------
+// Events: a bare array (v1 does not page events) and the detail
+
+pub fn events(caller: Caller, params: Params) -> ApiResult {
+    let mut params = params;
+    let is_public = boolean(&mut params, "is_public");
+    params.check()?;
+    let user = caller.user();
+    let lang = params.get("lang");
+    let mut events: Vec<_> = caller
+        .catalog
+        .events
+        .iter()
+        .filter(|e| Access::new(e, user, caller.now).event_visible())
+        .filter(|e| is_public.is_none_or(|p| e.event.is_public == p))
+        .filter(|e| search(&params, e.event.name.texts()))
+        .collect();
+    order(
+        &params,
+        &mut events,
+        &[
+            ("date_from", |e| Key::Text(e.event.date_from.to_string())),
+            ("date_to", |e| {
+                Key::Text(e.event.date_to.map(|d| d.to_string()).unwrap_or_default())
+            }),
+            ("name", |e| first_text(&e.event.name)),
+            ("slug", |e| Key::Text(e.event.slug.to_lowercase())),
+        ],
+    );
+    let shape = Shape::of(&params);
+    let items: Vec<Shaped> = events
+        .iter()
+        .map(|e| {
+            shape.apply(&views::event(
+                &e.event,
+                false,
+                views::lang_of(&e.event, lang),
+            ))
+        })
+        .collect();
+    Ok(json(&items))
+}
+
+pub fn event(ctx: EventContext, params: Params) -> ApiResult {
+    let event = &ctx.event.event;
+    let lang = views::lang_of(event, params.get("lang"));
+    one(&params, &views::event(event, true, lang))
+}
+
+// ---------------------------------------------------------------------------
+// Rooms, tracks, submission types: organisers always, everyone else while
+// the schedule is public
+
+fn sees_schedule_data(ctx: &EventContext, access: &Access) -> Result<(), ApiError> {
+    if access.role == Role::Organiser || access.schedule_visible() {
+        Ok(())
+    } else {
+        Err(refused(&ctx.caller))
+    }
+}
+
+pub fn rooms(ctx: EventContext, mut params: Params) -> ApiResult {
+    let access = ctx.access();
+    sees_schedule_data(&ctx, &access)?;
+    let pagination = Pagination::v1(&params, ROOM_PAGE_SIZE, ctx.max_page_size, true)?;
+    params.check()?;
+    let mut rooms: Vec<_> = ctx
+        .event
+        .event
+        .rooms
+        .iter()
+        .filter(|r| search(&params, r.name.texts()))
+        .collect();
+    rooms.sort_by_key(|r| (r.position.is_none(), r.position, r.id));
+    order(
+        &params,
+        &mut rooms,
+        &[
+            ("id", |r| Key::Int(Some(r.id))),
+            ("name", |r| first_text(&r.name)),
+            ("position", |r| Key::Int(r.position)),
+            ("capacity", |r| Key::Int(r.capacity)),
+        ],
+    );
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &rooms, |r| {
+        renderer.room(r)
+    })
+}
+
+pub fn room(ctx: EventContext, params: Params, id: &str) -> ApiResult {
+    let access = ctx.access();
+    sees_schedule_data(&ctx, &access)?;
+    let room = ctx.event.room(path_id(id)?).ok_or(ApiError::NotFound)?;
+    one(
+        &params,
+        &V1Renderer::new(&access, params.get("lang")).room(room),
+    )
+}
+
+pub fn tracks(ctx: EventContext, mut params: Params) -> ApiResult {
+    let access = ctx.access();
+    sees_schedule_data(&ctx, &access)?;
+    let pagination = pagination(&ctx, &params)?;
+    params.check()?;
+    let mut tracks: Vec<_> = ctx
+        .event
+        .event
+        .tracks
+        .iter()
+        .filter(|t| search(&params, t.name.texts()))
+        .collect();
+    tracks.sort_by_key(|t| t.id);
+    order(
+        &params,
+        &mut tracks,
+        &[
+            ("id", |t| Key::Int(Some(t.id))),
+            ("name", |t| first_text(&t.name)),
+        ],
+    );
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &tracks, |t| {
+        renderer.track(t)
+    })
+}
+
+pub fn track(ctx: EventContext, params: Params, id: &str) -> ApiResult {
+    let access = ctx.access();
+    sees_schedule_data(&ctx, &access)?;
+    let track = ctx.event.track(path_id(id)?).ok_or(ApiError::NotFound)?;
+    one(
+        &params,
+        &V1Renderer::new(&access, params.get("lang")).track(track),
+    )
+}
+
+pub fn submission_types(ctx: EventContext, mut params: Params) -> ApiResult {
+    let access = ctx.access();
+    sees_schedule_data(&ctx, &access)?;
+    let pagination = pagination(&ctx, &params)?;
+    params.check()?;
+    let mut kinds: Vec<_> = ctx
+        .event
+        .event
+        .submission_types
+        .iter()
+        .filter(|t| search(&params, t.name.texts()))
+        .collect();
+    kinds.sort_by_key(|t| t.id);
+    order(
+        &params,
+        &mut kinds,
+        &[
+            ("id", |t| Key::Int(Some(t.id))),
+            ("name", |t| first_text(&t.name)),
+            ("default_duration", |t| Key::Int(Some(t.default_duration))),
+        ],
+    );
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &kinds, |t| {
+        renderer.submission_type(t)
+    })
+}
+
+pub fn submission_type(ctx: EventContext, params: Params, id: &str) -> ApiResult {
+    let access = ctx.access();
+    sees_schedule_data(&ctx, &access)?;
+    let kind = ctx
+        .event
+        .submission_type(path_id(id)?)
+        .ok_or(ApiError::NotFound)?;
+    one(
+        &params,
+        &V1Renderer::new(&access, params.get("lang")).submission_type(kind),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Tags: organisers and reviewers, by id
+
+fn sees_tags(ctx: &EventContext, access: &Access) -> Result<(), ApiError> {
+    if access.sees_tags() {
+        Ok(())
+    } else {
+        Err(refused(&ctx.caller))
+    }
+}
+
+pub fn tags(ctx: EventContext, mut params: Params) -> ApiResult {
+    let access = ctx.access();
+    sees_tags(&ctx, &access)?;
+    let pagination = pagination(&ctx, &params)?;
+    params.check()?;
+    let mut tags: Vec<_> = ctx
+        .event
+        .event
+        .tags
+        .iter()
+        .filter(|t| search(&params, [t.tag.as_str()]))
+        .collect();
+    tags.sort_by_key(|t| t.id);
+    order(
+        &params,
+        &mut tags,
+        &[
+            ("id", |t| Key::Int(Some(t.id))),
+            ("tag", |t| Key::Text(t.tag.to_lowercase())),
+        ],
+    );
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &tags, |t| renderer.tag(t))
+}
+
+pub fn tag(ctx: EventContext, params: Params, id: &str) -> ApiResult {
+    let access = ctx.access();
+    sees_tags(&ctx, &access)?;
+    let tag = ctx.event.tag(path_id(id)?).ok_or(ApiError::NotFound)?;
+    one(
+        &params,
+        &V1Renderer::new(&access, params.get("lang")).tag(tag),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Questions and their options
+
+/// The questions the caller may see, in v1's default order (position, id).
+fn visible_questions<'a>(access: &Access<'a>) -> Vec<&'a Question> {
+    let mut questions: Vec<&Question> = access
+        .data
+        .event
+        .questions
+        .iter()
+        .filter(|q| access.sees_question(q))
+        .collect();
+    questions.sort_by_key(|q| (q.position, q.id));
+    questions
+}
+
+pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
+    let access = ctx.access();
+    let pagination = pagination(&ctx, &params)?;
+    let target = params.choice("target", QuestionTarget::ALL);
+    let variant = params.choice("variant", QuestionVariant::ALL);
+    let is_public = boolean(&mut params, "is_public");
+    let for_reviewers = boolean(&mut params, "is_visible_to_reviewers");
+    params.check()?;
+    let mut questions: Vec<_> = visible_questions(&access)
+        .into_iter()
+        .filter(|q| target.is_none_or(|t| q.target == t))
+        .filter(|q| variant.is_none_or(|v| q.variant == v))
+        .filter(|q| is_public.is_none_or(|p| q.is_public == p))
+        .filter(|q| for_reviewers.is_none_or(|r| q.is_visible_to_reviewers == r))
+        .filter(|q| search(&params, q.question.texts()))
+        .collect();
+    order(
+        &params,
+        &mut questions,
+        &[
+            ("id", |q| Key::Int(Some(q.id))),
+            ("question", |q| first_text(&q.question)),
+            ("position", |q| Key::Int(Some(q.position))),
+            ("is_public", |q| Key::Int(Some(q.is_public as i64))),
+            ("is_visible_to_reviewers", |q| {
+                Key::Int(Some(q.is_visible_to_reviewers as i64))
+            }),
+        ],
+    );
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &questions, |q| {
+        renderer.question(q)
+    })
+}
+
+pub fn question(ctx: EventContext, params: Params, id: &str) -> ApiResult {
+    let access = ctx.access();
+    let id = path_id(id)?;
+    let question = visible_questions(&access)
+        .into_iter()
+        .find(|q| q.id == id)
+        .ok_or(ApiError::NotFound)?;
+    one(
+        &params,
+        &V1Renderer::new(&access, params.get("lang")).question(question),
+    )
+}
+
+/// The options of the choice questions the caller may see: (question,
+/// index of the option), by option id.
+fn visible_options<'a>(access: &Access<'a>) -> Vec<(&'a Question, usize)> {
+    let mut options: Vec<(&Question, usize)> = visible_questions(access)
+        .into_iter()
+        .filter(|q| {
+            matches!(
+                q.variant,
+                QuestionVariant::Choices | QuestionVariant::MultipleChoice
+            )
+        })
+        .flat_map(|q| (0..q.options.len()).map(move |i| (q, i)))
+        .collect();
+    options.sort_by_key(|(q, i)| q.options[*i].id);
+    options
+}
+
+pub fn question_options(ctx: EventContext, mut params: Params) -> ApiResult {
+    let access = ctx.access();
+    let pagination = pagination(&ctx, &params)?;
+    let question = params.id("question");
+    params.check()?;
+    let mut options: Vec<_> = visible_options(&access)
+        .into_iter()
+        .filter(|(q, _)| question.is_none_or(|id| q.id == id))
+        .filter(|(q, i)| search(&params, q.options[*i].answer.texts()))
+        .collect();
+    order(
+        &params,
+        &mut options,
+        &[
+            ("id", |(q, i)| Key::Int(Some(q.options[*i].id))),
+            ("answer", |(q, i)| first_text(&q.options[*i].answer)),
+        ],
+    );
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &options, |(q, i)| {
+        renderer.option(q, *i, true)
+    })
+}
+
+pub fn question_option(ctx: EventContext, params: Params, id: &str) -> ApiResult {
+    let access = ctx.access();
+    let id = path_id(id)?;
+    let (question, index) = visible_options(&access)
+        .into_iter()
+        .find(|(q, i)| q.options[*i].id == id)
+        .ok_or(ApiError::NotFound)?;
+    one(
+        &params,
+        &V1Renderer::new(&access, params.get("lang")).option(question, index, true),
+    )
+}
+
+/// For the legacy dialect, the paths only v1 has do not exist.
+pub fn only_in_v1(caller: &Caller) -> Result<(), ApiError> {
+    match caller.api {
+        crate::model::ApiVersion::V1 => Ok(()),
+        crate::model::ApiVersion::Legacy => Err(ApiError::NotFound),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The paths only v1 has
+
+pub fn endpoints() -> Vec<Endpoint> {
+    macro_rules! v1_only {
+        ($path:literal, $summary:literal, $list:literal, $view:ty, $handler:expr) => {
+            Endpoint {
+                path: $path,
+                summary: $summary,
+                params: &[],
+                list: $list,
+                body: super::openapi::view::<$view>,
+                handler: axum::routing::get($handler),
+            }
+        };
+    }
+    vec![
+        v1_only!(
+            "/api/events/{event}/tracks",
+            "v1 only: tracks (organisers; everyone while the schedule is public)",
+            true,
+            views::TrackView<'static>,
+            |ctx: EventContext, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                tracks(ctx, params)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/tracks/{id}",
+            "v1 only: one track",
+            false,
+            views::TrackView<'static>,
+            |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                track(ctx, params, &id)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/submission-types",
+            "v1 only: submission types (organisers; everyone while the schedule is public)",
+            true,
+            views::SubmissionTypeView<'static>,
+            |ctx: EventContext, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                submission_types(ctx, params)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/submission-types/{id}",
+            "v1 only: one submission type",
+            false,
+            views::SubmissionTypeView<'static>,
+            |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                submission_type(ctx, params, &id)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/question-options",
+            "v1 only: the options of the choice questions the caller sees",
+            true,
+            views::OptionView<'static>,
+            |ctx: EventContext, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                question_options(ctx, params)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/question-options/{id}",
+            "v1 only: one question option",
+            false,
+            views::OptionView<'static>,
+            |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                question_option(ctx, params, &id)
+            }
+        ),
+    ]
+}

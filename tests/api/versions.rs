@@ -1,0 +1,518 @@
+//! The two dialects (pretalx-v1.md §3 and §13): which one a request gets
+//! (the `Pretalx-Version` header, else the token's version, else the
+//! server's default), `Vary`, the cache keeping them apart, and the v1
+//! endpoints served so far, for every role.
+
+use crate::helpers::{mini, Reply, TestServer};
+
+use confapi::http::Config;
+use confapi::model::ApiVersion;
+use serde_json::{json, Value};
+
+const V1: (&str, &str) = ("Pretalx-Version", "v1");
+
+async fn get(
+    server: &TestServer,
+    token: Option<&str>,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> Reply {
+    let client = match token {
+        Some(token) => server.token(token),
+        None => server.anon(),
+    };
+    client.request("GET", path, headers).await
+}
+
+/// mini() with a token of the organiser that asks for v1 by itself, a
+/// choice question with options, and a second, private question.
+fn dataset() -> Value {
+    let mut dataset = mini();
+    dataset["users"][0]["tokens"] =
+        json!(["orga-token", {"token": "orga-v1-token", "api_version": "v1"}]);
+    dataset["events"][0]["questions"] = json!([
+        {"id": 1, "variant": "choices", "target": "submission", "question": {"en": "Level?"},
+         "is_public": true, "position": 2,
+         "options": [{"id": 10, "answer": {"en": "Beginner"}}, {"id": 11, "answer": {"en": "Expert"}}]},
+        {"id": 2, "variant": "string", "target": "submission", "question": {"en": "Notes?"},
+         "position": 1, "is_visible_to_reviewers": false},
+    ]);
+    dataset
+}
+
+fn is_legacy_event_list(reply: &Reply) -> bool {
+    reply.status == 200 && reply.body.get("results").is_some()
+}
+
+fn is_v1_event_list(reply: &Reply) -> bool {
+    reply.status == 200 && reply.body.is_array()
+}
+
+#[tokio::test]
+async fn the_header_then_the_token_then_the_server_default_choose_the_dialect() {
+    let server = TestServer::start(&[dataset()]).await;
+    // Without a header: the server's default, legacy.
+    assert!(is_legacy_event_list(
+        &get(&server, None, "/api/events/", &[]).await
+    ));
+    assert!(is_legacy_event_list(
+        &get(&server, Some("orga-token"), "/api/events/", &[]).await
+    ));
+    for header in ["v1", "DEV_PREVIEW"] {
+        let reply = get(
+            &server,
+            None,
+            "/api/events/",
+            &[("Pretalx-Version", header)],
+        )
+        .await;
+        assert!(is_v1_event_list(&reply), "{header}: {}", reply.text);
+    }
+    let reply = get(
+        &server,
+        None,
+        "/api/events/",
+        &[("Pretalx-Version", "LEGACY")],
+    )
+    .await;
+    assert!(is_legacy_event_list(&reply));
+    // An empty header counts as none.
+    let reply = get(&server, None, "/api/events/", &[("Pretalx-Version", "")]).await;
+    assert!(is_legacy_event_list(&reply));
+    // The token's own version, which the header overrides.
+    assert!(is_v1_event_list(
+        &get(&server, Some("orga-v1-token"), "/api/events/", &[]).await
+    ));
+    let reply = get(
+        &server,
+        Some("orga-v1-token"),
+        "/api/events/",
+        &[("Pretalx-Version", "LEGACY")],
+    )
+    .await;
+    assert!(is_legacy_event_list(&reply));
+
+    let v1_server = TestServer::start_with(
+        &[dataset()],
+        Config {
+            api_version: ApiVersion::V1,
+            ..Config::default()
+        },
+    )
+    .await;
+    assert!(is_v1_event_list(
+        &get(&v1_server, None, "/api/events/", &[]).await
+    ));
+    let reply = get(
+        &v1_server,
+        None,
+        "/api/events/",
+        &[("Pretalx-Version", "LEGACY")],
+    )
+    .await;
+    assert!(is_legacy_event_list(&reply));
+}
+
+#[tokio::test]
+async fn an_unknown_version_is_a_400_on_the_api_only() {
+    let server = TestServer::start(&[dataset()]).await;
+    for version in ["v2", "legacy", "V1", "1"] {
+        for token in [None, Some("orga-token")] {
+            for path in ["/api/events/", "/api/events/mini/submissions/", "/api/nope"] {
+                let reply = get(&server, token, path, &[("Pretalx-Version", version)]).await;
+                assert_eq!(reply.status, 400, "{version} {path}");
+                assert_eq!(reply.body, json!({"detail": "API version not supported."}));
+                assert_eq!(reply.headers["content-type"], "application/json");
+            }
+        }
+        // The schedule exports have one shape and ignore the header.
+        let reply = get(
+            &server,
+            None,
+            "/mini/schedule.json",
+            &[("Pretalx-Version", version)],
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{version}");
+    }
+}
+
+#[tokio::test]
+async fn every_answer_varies_on_the_version_and_the_cache_keeps_the_dialects_apart() {
+    let server = TestServer::start(&[dataset()]).await;
+    for _ in 0..2 {
+        let legacy = get(&server, None, "/api/events/mini/rooms/", &[]).await;
+        let v1 = get(&server, None, "/api/events/mini/rooms/", &[V1]).await;
+        for reply in [&legacy, &v1] {
+            assert_eq!(
+                reply.headers["vary"],
+                "Accept, Accept-Encoding, Authorization, Pretalx-Version"
+            );
+        }
+        assert!(
+            legacy.body["results"][0].get("uuid").is_none(),
+            "{}",
+            legacy.text
+        );
+        assert!(v1.body["results"][0].get("uuid").is_some(), "{}", v1.text);
+        assert_ne!(legacy.headers["etag"], v1.headers["etag"]);
+    }
+}
+
+#[tokio::test]
+async fn v1_events_are_a_bare_list_and_the_detail_has_more() {
+    let server = TestServer::start(&[dataset()]).await;
+    let list = get(&server, None, "/api/events/", &[V1]).await;
+    let listed = json!({"name": {"en": "Mini Conf"}, "slug": "mini", "is_public": true,
+                        "date_from": "2026-06-01", "date_to": "2026-06-02", "timezone": "Europe/Berlin"});
+    assert_eq!(list.body, json!([listed]));
+    // Keys in pretalx's order.
+    assert!(
+        list.text
+            .starts_with(r#"[{"name":{"en":"Mini Conf"},"slug":"mini","is_public":true"#),
+        "{}",
+        list.text
+    );
+    let detail = get(&server, None, "/api/events/mini/", &[V1]).await;
+    let mut expected = listed.clone();
+    expected.as_object_mut().unwrap().extend(
+        json!({"email": "", "primary_color": null, "custom_domain": null, "logo": null,
+               "header_image": null, "locale": "en", "locales": ["en"], "content_locales": ["en"]})
+        .as_object()
+        .unwrap()
+        .clone(),
+    );
+    assert_eq!(detail.body, expected);
+    let lang = get(
+        &server,
+        None,
+        "/api/events/mini/?lang=en&fields=name,slug",
+        &[V1],
+    )
+    .await;
+    assert_eq!(lang.body, json!({"name": "Mini Conf", "slug": "mini"}));
+    let omit = get(
+        &server,
+        None,
+        "/api/events/?omit=name,timezone&is_public=true",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        omit.body,
+        json!([{"slug": "mini", "is_public": true, "date_from": "2026-06-01", "date_to": "2026-06-02"}])
+    );
+    let none = get(&server, None, "/api/events/?is_public=false", &[V1]).await;
+    assert_eq!(none.body, json!([]));
+    let bad = get(&server, None, "/api/events/?is_public=maybe", &[V1]).await;
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.get("is_public").is_some(), "{}", bad.text);
+}
+
+#[tokio::test]
+async fn v1_rooms_tracks_and_types_for_every_role() {
+    let server = TestServer::start(&[dataset()]).await;
+    let room = json!({"id": 1, "name": {"en": "Hall"}, "description": {}, "uuid": null_placeholder(),
+                      "guid": null, "capacity": 100, "position": 1});
+    for token in [None, Some("nobody-token"), Some("rev-token")] {
+        let reply = get(&server, token, "/api/events/mini/rooms/", &[V1]).await;
+        assert_eq!(reply.status, 200, "{token:?}");
+        let mut got = reply.body["results"][0].clone();
+        assert!(
+            got["uuid"].as_str().is_some_and(|u| u.len() == 36),
+            "{}",
+            reply.text
+        );
+        got["uuid"] = null_placeholder();
+        assert_eq!(got, room, "{token:?}");
+        assert_eq!(
+            (reply.body["count"].clone(), reply.body["next"].clone()),
+            (json!(1), Value::Null)
+        );
+        let track = get(&server, token, "/api/events/mini/tracks/1/", &[V1]).await;
+        assert_eq!(
+            track.body,
+            json!({"id": 1, "name": {"en": "Main"}, "description": {}, "color": "#000000",
+                   "position": null, "requires_access_code": false}),
+            "{token:?}"
+        );
+        let kinds = get(&server, token, "/api/events/mini/submission-types/", &[V1]).await;
+        assert_eq!(
+            kinds.body["results"],
+            json!([{"id": 1, "name": {"en": "Talk"}, "default_duration": 30, "deadline": null,
+                    "requires_access_code": false}]),
+            "{token:?}"
+        );
+    }
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/rooms/1/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(orga.body["speaker_info"], json!({}));
+    assert_eq!(orga.body["availabilities"], json!([]));
+    // The room's uuid is the one the schedule exports give it.
+    let frab = get(&server, None, "/mini/schedule.json", &[]).await;
+    let frab: Value = serde_json::from_str(&frab.text).unwrap();
+    let guid = &frab["schedule"]["conference"]["rooms"][0]["guid"];
+    assert_eq!(&orga.body["uuid"], guid);
+    // Unknown ids, and ids that are no numbers.
+    for path in [
+        "/api/events/mini/rooms/9/",
+        "/api/events/mini/tracks/x/",
+        "/api/events/mini/submission-types/2/",
+    ] {
+        assert_eq!(get(&server, None, path, &[V1]).await.status, 404, "{path}");
+    }
+}
+
+fn null_placeholder() -> Value {
+    json!("uuid")
+}
+
+#[tokio::test]
+async fn the_paths_only_v1_has_do_not_exist_in_the_legacy_api() {
+    let server = TestServer::start(&[dataset()]).await;
+    for path in [
+        "/api/events/mini/tracks/",
+        "/api/events/mini/tracks/1/",
+        "/api/events/mini/submission-types/",
+        "/api/events/mini/question-options/",
+    ] {
+        let reply = get(&server, Some("orga-token"), path, &[]).await;
+        assert_eq!(reply.status, 404, "{path}");
+        assert_eq!(reply.body, json!({"detail": "Not found."}));
+    }
+}
+
+#[tokio::test]
+async fn v1_tags_are_for_organisers_and_reviewers_by_id() {
+    let server = TestServer::start(&[dataset()]).await;
+    let tag = json!({"id": 1, "tag": "hot.topic", "description": {}, "color": "#ff0000", "is_public": false});
+    for token in ["orga-token", "rev-token"] {
+        let list = get(&server, Some(token), "/api/events/mini/tags/", &[V1]).await;
+        assert_eq!(list.body["results"], json!([tag]), "{token}");
+        assert_eq!(
+            get(&server, Some(token), "/api/events/mini/tags/1/", &[V1])
+                .await
+                .body,
+            tag
+        );
+        // By its name is the legacy lookup.
+        assert_eq!(
+            get(
+                &server,
+                Some(token),
+                "/api/events/mini/tags/hot.topic/",
+                &[V1]
+            )
+            .await
+            .status,
+            404
+        );
+    }
+    let anonymous = get(&server, None, "/api/events/mini/tags/", &[V1]).await;
+    assert_eq!(anonymous.status, 401);
+    assert_eq!(
+        anonymous.body,
+        json!({"detail": "Authentication credentials were not provided."})
+    );
+    let nobody = get(
+        &server,
+        Some("nobody-token"),
+        "/api/events/mini/tags/1/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(nobody.status, 403);
+}
+
+#[tokio::test]
+async fn v1_questions_and_options_for_every_role() {
+    let server = TestServer::start(&[dataset()]).await;
+    let public_level = json!({
+        "id": 1, "question": {"en": "Level?"}, "help_text": {}, "default_answer": null,
+        "variant": "choices", "target": "submission", "deadline": null, "freeze_after": null,
+        "question_required": "optional", "position": 2, "tracks": [], "submission_types": [],
+        "options": [10, 11], "min_length": null, "max_length": null, "min_number": null,
+        "max_number": null, "min_date": null, "max_date": null, "min_datetime": null,
+        "max_datetime": null, "icon": null,
+    });
+    for token in [None, Some("nobody-token")] {
+        let list = get(&server, token, "/api/events/mini/questions/", &[V1]).await;
+        assert_eq!(list.body["results"], json!([public_level]), "{token:?}");
+        assert_eq!(
+            get(&server, token, "/api/events/mini/questions/2/", &[V1])
+                .await
+                .status,
+            404
+        );
+        let options = get(&server, token, "/api/events/mini/question-options/", &[V1]).await;
+        assert_eq!(
+            options.body["results"],
+            json!([{"id": 10, "question": 1, "answer": {"en": "Beginner"}, "position": 0},
+                   {"id": 11, "question": 1, "answer": {"en": "Expert"}, "position": 1}])
+        );
+    }
+    // Reviewers: questions shown to reviewers (2 is not), public fields.
+    let reviewer = get(
+        &server,
+        Some("rev-token"),
+        "/api/events/mini/questions/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(reviewer.body["results"], json!([public_level]));
+    // Organisers: every question, by position, options nested, and the flags.
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/",
+        &[V1],
+    )
+    .await;
+    let ids: Vec<_> = orga.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["id"].clone())
+        .collect();
+    assert_eq!(ids, vec![json!(2), json!(1)]);
+    let level = &orga.body["results"][1];
+    assert_eq!(
+        level["options"],
+        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0},
+               {"id": 11, "answer": {"en": "Expert"}, "position": 1}])
+    );
+    assert_eq!(
+        (
+            &level["active"],
+            &level["is_public"],
+            &level["contains_personal_data"],
+            &level["is_visible_to_reviewers"]
+        ),
+        (&json!(true), &json!(true), &json!(true), &json!(true))
+    );
+    // Filters, search, ordering, lang.
+    let filtered = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/?is_public=false&variant=string",
+        &[V1],
+    )
+    .await;
+    assert_eq!(filtered.body["count"], 1);
+    assert_eq!(filtered.body["results"][0]["id"], 2);
+    let searched = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/?q=LEVEL&o=-id",
+        &[V1],
+    )
+    .await;
+    assert_eq!(searched.body["count"], 1);
+    let ordered = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/?o=-position",
+        &[V1],
+    )
+    .await;
+    assert_eq!(ordered.body["results"][0]["id"], 1);
+    let lang = get(
+        &server,
+        None,
+        "/api/events/mini/question-options/10/?lang=en",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        lang.body,
+        json!({"id": 10, "question": 1, "answer": "Beginner", "position": 0})
+    );
+    for (query, parameter) in [
+        ("variant=bogus", "variant"),
+        ("target=review", "target"),
+        ("is_public=maybe", "is_public"),
+    ] {
+        let reply = get(
+            &server,
+            None,
+            &format!("/api/events/mini/questions/?{query}"),
+            &[V1],
+        )
+        .await;
+        assert_eq!(reply.status, 400, "{query}");
+        assert!(
+            reply.body.get(parameter).is_some(),
+            "{query}: {}",
+            reply.text
+        );
+    }
+    let option_filter = get(
+        &server,
+        None,
+        "/api/events/mini/question-options/?question=2",
+        &[V1],
+    )
+    .await;
+    assert_eq!(option_filter.body["count"], 0);
+}
+
+#[tokio::test]
+async fn v1_pages_by_page_number_up_to_250_or_by_limit_and_offset_together() {
+    let mut dataset = dataset();
+    let tags: Vec<Value> = (1..=60)
+        .map(|id| json!({"id": id, "tag": format!("tag{id:02}"), "color": "#000000"}))
+        .collect();
+    dataset["events"][0]["tags"] = json!(tags);
+    dataset["events"][0]["submissions"][0]["tags"] = json!([1]);
+    dataset["events"][0]["submissions"][1]["tags"] = json!([]);
+    let server = TestServer::start(&[dataset]).await;
+    let base = format!("{}/api/events/mini/tags/", server.base);
+    let page = |query: &'static str| {
+        let server = &server;
+        async move {
+            get(
+                server,
+                Some("orga-token"),
+                &format!("/api/events/mini/tags/{query}"),
+                &[V1],
+            )
+            .await
+        }
+    };
+    let first = page("").await;
+    assert_eq!(
+        (
+            first.body["count"].clone(),
+            first.body["results"].as_array().unwrap().len()
+        ),
+        (json!(60), 50)
+    );
+    assert_eq!(first.body["next"], json!(format!("{base}?page=2")));
+    let second = page("?page=2").await;
+    assert_eq!(second.body["results"].as_array().unwrap().len(), 10);
+    // Back to page 1 without a page parameter.
+    assert_eq!(second.body["previous"], json!(base));
+    let big = page("?page_size=1000").await;
+    assert_eq!(big.body["results"].as_array().unwrap().len(), 60);
+    let default = page("?page_size=abc").await;
+    assert_eq!(default.body["results"].as_array().unwrap().len(), 50);
+    assert_eq!(page("?page=abc").await.status, 404);
+    assert_eq!(
+        page("?page=3").await.body,
+        json!({"detail": "Invalid page."})
+    );
+    let offset = page("?limit=5&offset=10").await;
+    assert_eq!(offset.body["results"][0]["id"], 11);
+    assert_eq!(
+        offset.body["next"],
+        json!(format!("{base}?limit=5&offset=15"))
+    );
+    // limit alone is ignored.
+    let limit_only = page("?limit=5").await;
+    assert_eq!(limit_only.body["results"].as_array().unwrap().len(), 50);
+}
