@@ -736,4 +736,250 @@ mod tests {
             vec![(1, true), (2, false), (3, true)]
         );
     }
+
+    /// A small event as pretalx 2024.3.1's legacy API shows it to an
+    /// administrator (shapes from shared/spec/reference-behaviour.md,
+    /// appendix A and sections 3.6-3.13): `null` for empty notes, texts,
+    /// biographies and review texts, decimal strings for scores, `""` for a
+    /// speaker without avatar, questions without `tracks` and
+    /// `submission_types`, tags without `is_public`, plain strings for the
+    /// names of types, tracks and rooms, and `favourite_count`.
+    fn raw_2024() -> RawEvent {
+        let speaker = json!({"code": "DMSZJB", "name": "Jane Speaker", "biography": null,
+                             "avatar": null, "email": "jane@speaker.org"});
+        let talk = json!({
+            "code": "A9WPEM", "speakers": [speaker], "title": "Lametta im Wandel der Zeiten",
+            "submission_type": "Workshop", "submission_type_id": 2, "track": "Test Track",
+            "track_id": 1, "state": "confirmed", "abstract": null,
+            "description": "Früher war es mehr.", "duration": 60, "slot_count": 1,
+            "do_not_record": false, "is_featured": false, "content_locale": "en",
+            "slot": {"room_id": 1, "room": "Testroom", "start": "2026-11-21T00:00:00Z",
+                     "end": "2026-11-21T01:00:00Z"},
+            "image": null,
+            "resources": [{"resource": "http://up/media/conf/r.txt", "description": null}],
+            "answers": [],
+        });
+        // The organiser's view adds these.
+        let mut submission = talk.clone();
+        submission.as_object_mut().unwrap().extend(
+            json!({"created": "2026-11-21T05:23:26.953942+00:00", "pending_state": null,
+                   "notes": null,
+                   "internal_notes": "Ich habe gestern mit dem Redner telefoniert.",
+                   "tags": ["testtag"], "tag_ids": [1], "favourite_count": 0})
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        RawEvent {
+            event: (
+                "http://up/api/events/conf/".into(),
+                json!({"name": {"en": "Conf"}, "slug": "conf", "is_public": true,
+                       "date_from": "2026-11-21", "date_to": "2026-11-24", "timezone": "UTC",
+                       "urls": {"base": "http://up/conf/", "schedule": "http://up/conf/schedule/",
+                                "login": "http://up/conf/login/",
+                                "feed": "http://up/conf/schedule/feed.xml"}}),
+            ),
+            submissions: list("submissions", json!([submission])),
+            anonymised: list(
+                "submissions",
+                json!([{"code": "A9WPEM", "title": "Lametta im Wandel der Zeiten",
+                        "abstract": null, "description": "Früher war es mehr."}]),
+            ),
+            talks: list("talks", json!([talk])),
+            public_talks: list("talks", json!([talk])),
+            // The question is not public: the public is shown none.
+            public_questions: list("questions", json!([])),
+            speakers: list(
+                "speakers",
+                json!([{"code": "DMSZJB", "name": "Jane Speaker", "biography": null,
+                        "submissions": ["A9WPEM"], "avatar": "", "answers": [],
+                        "email": "jane@speaker.org",
+                        "availabilities": [{"id": 1, "start": "2026-11-21T00:00:00Z",
+                                            "end": "2026-11-21T08:00:00Z", "allDay": false}]},
+                       // A profile without a submission: only seen here.
+                       {"code": "SOLO12", "name": "Solo Speaker", "biography": "Hi.",
+                        "submissions": [], "avatar": "", "answers": [],
+                        "email": "solo@speaker.org", "availabilities": []}]),
+            ),
+            questions: list(
+                "questions",
+                json!([{"id": 2, "variant": "choices",
+                        "question": {"en": "So, on a scale from 1–100, how much do you like red?"},
+                        "question_required": "optional", "deadline": null, "required": false,
+                        "read_only": null, "freeze_after": null, "target": "submission",
+                        "options": [{"id": 1, "answer": {"en": "very"}}], "help_text": null,
+                        "default_answer": null, "contains_personal_data": true,
+                        "min_length": null, "max_length": null, "is_public": false,
+                        "is_visible_to_reviewers": true}]),
+            ),
+            answers: list(
+                "answers",
+                json!([{"id": 3, "question": {"id": 2, "question": {"en": "How much?"}},
+                        "answer": "", "answer_file": null, "submission": "A9WPEM",
+                        "review": null, "person": null,
+                        "options": [{"id": 1, "answer": {"en": "very"}}]}]),
+            ),
+            reviews: list(
+                "reviews",
+                json!([{"id": 1, "submission": "A9WPEM", "text": null, "score": "1.00",
+                        "created": "2026-11-21T05:24:11.649651Z",
+                        "updated": "2026-11-21T05:24:11.649662Z",
+                        "answers": [], "user": "Review User"}]),
+            ),
+            rooms: list(
+                "rooms",
+                json!([{"id": 1, "guid": "77b84fa7-cecf-5b70-baf9-7cd0a9675106",
+                        "name": {"en": "Testroom"}, "description": null, "capacity": null,
+                        "position": 0, "url": "/orga/event/conf/schedule/rooms/1/",
+                        "speaker_info": null, "availabilities": []}]),
+            ),
+            tags: list(
+                "tags",
+                json!([{"id": 1, "tag": "testtag", "description": {"en": ""}, "color": "#00ff00"}]),
+            ),
+        }
+    }
+
+    fn reviewers_2024() -> HashMap<String, Vec<String>> {
+        HashMap::from([("Review User".to_string(), vec!["REV1".to_string()])])
+    }
+
+    #[test]
+    fn maps_what_pretalx_2024_sends() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw_2024(), &mut users, &reviewers_2024()).unwrap();
+        let submission = &event["submissions"][0];
+        // null where the dataset has an empty text: the empty text.
+        assert_eq!(
+            (
+                &submission["notes"],
+                &submission["internal_notes"],
+                &submission["abstract"]
+            ),
+            (
+                &json!(""),
+                &json!("Ich habe gestern mit dem Redner telefoniert."),
+                &json!("")
+            )
+        );
+        assert_eq!(submission["anonymised"], json!(null));
+        assert_eq!(
+            submission["resources"],
+            json!([{"resource": "http://up/media/conf/r.txt", "description": "",
+                    "is_public": true}])
+        );
+        assert_eq!(
+            event["reviews"][0],
+            json!({"id": 1, "submission": "A9WPEM", "user": "REV1", "text": "", "score": 1.0,
+                   "created": "2026-11-21T05:24:11.649651Z",
+                   "updated": "2026-11-21T05:24:11.649662Z"})
+        );
+        assert_eq!(
+            event["speakers"][0],
+            json!({"user": "DMSZJB", "biography": "",
+                   "availabilities": [{"id": 1, "start": "2026-11-21T00:00:00Z",
+                                       "end": "2026-11-21T08:00:00Z"}]})
+        );
+        // Fields pretalx 2024 does not send take the dataset's defaults: a
+        // question limited to no track or type, a tag that is not public.
+        let question = &event["questions"][0];
+        assert_eq!(
+            (&question["tracks"], &question["submission_types"]),
+            (&json!([]), &json!([]))
+        );
+        assert_eq!(event["tags"][0]["is_public"], json!(false));
+        assert_eq!(event["tags"][0]["description"], json!({"en": ""}));
+        // The speakers endpoint's "" is no avatar.
+        assert_eq!(
+            (
+                users["SOLO12"].avatar.as_deref(),
+                users["SOLO12"].name.as_str()
+            ),
+            (None, "Solo Speaker")
+        );
+        assert_eq!(
+            event["submission_types"],
+            json!([{"id": 2, "name": "Workshop", "default_duration": 60}])
+        );
+    }
+
+    #[test]
+    fn the_mapped_2024_event_validates_like_an_import() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw_2024(), &mut users, &reviewers_2024()).unwrap();
+        let access = json!({"users": [{"code": "REV1", "name": "Review User",
+                                       "email": "review@example.org"}]});
+        let document = super::super::access::merge(&access, users, vec![event]).unwrap();
+        crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+            panic!(
+                "{:?}",
+                problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            )
+        });
+    }
+
+    #[test]
+    fn a_null_anonymised_text_is_no_anonymised_text() {
+        let mut raw = raw_2024();
+        raw.anonymised.pages[0].1[0] = json!({"code": "A9WPEM", "title": "Anonymous talk", "abstract": null,
+                   "description": null});
+        let event = map_event(&raw, &mut BTreeMap::new(), &reviewers_2024()).unwrap();
+        assert_eq!(
+            event["submissions"][0]["anonymised"],
+            json!({"title": "Anonymous talk", "abstract": "", "description": ""})
+        );
+    }
+
+    #[test]
+    fn malformed_answers_still_name_the_url_and_json_path() {
+        type Spoil = fn(&mut RawEvent);
+        let cases: [(&str, Spoil, &str); 7] = [
+            (
+                "notes that are neither text nor null",
+                |raw| raw.submissions.pages[0].1[0]["notes"] = json!(3),
+                "GET http://up/api/events/conf/submissions/: results[0].notes: expected a string or null",
+            ),
+            (
+                "notes left out: not an organiser's view",
+                |raw| {
+                    raw.submissions.pages[0].1[0]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("notes");
+                },
+                "GET http://up/api/events/conf/submissions/: results[0].notes: missing",
+            ),
+            (
+                "a review text that is no text",
+                |raw| raw.reviews.pages[0].1[0]["text"] = json!(["good"]),
+                "GET http://up/api/events/conf/reviews/: results[0].text: expected a string or null",
+            ),
+            (
+                "a score that is no number",
+                |raw| raw.reviews.pages[0].1[0]["score"] = json!("high"),
+                "GET http://up/api/events/conf/reviews/: results[0].score: expected a decimal number",
+            ),
+            (
+                "question tracks that are no list",
+                |raw| raw.questions.pages[0].1[0]["tracks"] = json!("all"),
+                "GET http://up/api/events/conf/questions/: results[0].tracks: expected a list",
+            ),
+            (
+                "a tag's is_public that is no boolean",
+                |raw| raw.tags.pages[0].1[0]["is_public"] = json!("yes"),
+                "GET http://up/api/events/conf/tags/: results[0].is_public: expected a boolean",
+            ),
+            (
+                "an avatar that is no URL",
+                |raw| raw.speakers.pages[0].1[0]["avatar"] = json!(false),
+                "GET http://up/api/events/conf/speakers/: results[0].avatar: expected a URL, \"\" or null",
+            ),
+        ];
+        for (what, spoil, expected) in cases {
+            let mut raw = raw_2024();
+            spoil(&mut raw);
+            let err = map_event(&raw, &mut BTreeMap::new(), &reviewers_2024()).unwrap_err();
+            assert_eq!(err.message, expected, "{what}");
+        }
+    }
 }
