@@ -52,6 +52,29 @@ impl<'a> Item<'a> {
         }
     }
 
+    /// A text pretalx shows as `null` when empty (2024.x: `notes`,
+    /// `internal_notes`, `abstract`, `description`, `biography`, review
+    /// `text`, a resource's `description`): the dataset's empty text. Left
+    /// out, it is still an error (`notes` missing: not an organiser's view).
+    pub(crate) fn text(&self, key: &str) -> Result<String, SyncError> {
+        match self.get(key)? {
+            Value::Null => Ok(String::new()),
+            Value::String(s) => Ok(s.clone()),
+            _ => Err(self.wrong(key, "a string or null")),
+        }
+    }
+
+    /// A URL that pretalx shows as `""` (its speakers endpoint's `avatar`)
+    /// or `null` when there is none.
+    pub(crate) fn opt_url(&self, key: &str) -> Result<Option<String>, SyncError> {
+        match self.get(key)? {
+            Value::Null => Ok(None),
+            Value::String(s) if s.is_empty() => Ok(None),
+            Value::String(s) => Ok(Some(s.clone())),
+            _ => Err(self.wrong(key, "a URL, \"\" or null")),
+        }
+    }
+
     pub(crate) fn i64(&self, key: &str) -> Result<i64, SyncError> {
         self.get(key)?
             .as_i64()
@@ -100,6 +123,25 @@ impl<'a> Item<'a> {
     /// booleans, nullable numbers); validation checks them afterwards.
     pub(crate) fn raw(&self, key: &str) -> Result<Value, SyncError> {
         self.get(key).cloned()
+    }
+
+    /// Ids of a field the upstream may leave out (pretalx 2024's questions
+    /// have no `tracks` and `submission_types`): none, the dataset's default.
+    pub(crate) fn ids_or_none(&self, key: &str) -> Result<Vec<i64>, SyncError> {
+        match self.value.get(key) {
+            None => Ok(Vec::new()),
+            Some(_) => self.ids(key),
+        }
+    }
+
+    /// A boolean the upstream may leave out (pretalx 2024's tags have no
+    /// `is_public`): `default`, the dataset's.
+    pub(crate) fn bool_or(&self, key: &str, default: bool) -> Result<bool, SyncError> {
+        match self.value.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.wrong(key, "a boolean")),
+        }
     }
 
     pub(crate) fn ids(&self, key: &str) -> Result<Vec<i64>, SyncError> {
@@ -300,8 +342,8 @@ pub fn map_event(
             item.str("code")?.to_string(),
             (
                 item.str("title")?.into(),
-                item.str("abstract")?.into(),
-                item.str("description")?.into(),
+                item.text("abstract")?,
+                item.text("description")?,
             ),
         );
     }
@@ -338,7 +380,7 @@ pub fn map_event(
                     .get("email")
                     .and_then(Value::as_str)
                     .map(str::to_string),
-                avatar: speaker.opt_str("avatar")?.map(str::to_string),
+                avatar: speaker.opt_url("avatar")?,
                 id: None,
             });
             speakers.push(Value::String(speaker_code));
@@ -361,11 +403,11 @@ pub fn map_event(
         let mut resources = Vec::new();
         for resource in item.list("resources")? {
             let link = resource.str("resource")?;
-            let description = resource.str("description")?;
+            let description = resource.text("description")?;
             // Public only where the public is shown it: the legacy API does
             // not say, and a resource no anonymous caller sees yet (of a
             // proposal, of a non-public event) stays private until it is.
-            let shown = public_resources.contains(&(code.as_str(), link, description));
+            let shown = public_resources.contains(&(code.as_str(), link, description.clone()));
             resources.push(json!({
                 "resource": link,
                 "description": description,
@@ -375,9 +417,9 @@ pub fn map_event(
         // The anonymised texts, where they differ from the real ones
         // (an equal text and "not anonymised" look the same to every reader).
         let real = (
-            item.str("title")?,
-            item.str("abstract")?,
-            item.str("description")?,
+            item.str("title")?.to_string(),
+            item.text("abstract")?,
+            item.text("description")?,
         );
         let anon = anonymised.get(&code).and_then(|(t, a, d)| {
             let pick = |anon: &str, real: &str| {
@@ -387,22 +429,22 @@ pub fn map_event(
                     anon.to_string()
                 }
             };
-            let texts = (pick(t, real.0), pick(a, real.1), pick(d, real.2));
+            let texts = (pick(t, &real.0), pick(a, &real.1), pick(d, &real.2));
             (!(texts.0.is_empty() && texts.1.is_empty() && texts.2.is_empty()))
                 .then(|| json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
         });
         let submission = mapping::Submission {
             code,
-            title: real.0.into(),
+            title: real.0,
             speakers,
             submission_type: type_id,
             track: json!(track_id),
             state: item.str("state")?.into(),
             pending_state: item.raw("pending_state")?,
-            abstract_: real.1.into(),
-            description: real.2.into(),
-            notes: item.str("notes")?.into(),
-            internal_notes: item.str("internal_notes")?.into(),
+            abstract_: real.1,
+            description: real.2,
+            notes: item.text("notes")?,
+            internal_notes: item.text("internal_notes")?,
             duration,
             slot_count: item.i64("slot_count")?,
             do_not_record: item.raw("do_not_record")?,
@@ -422,16 +464,17 @@ pub fn map_event(
         lists.speakers.push(mapping::speaker(
             &item,
             users,
-            |item| Ok(item.opt_str("avatar")?.map(str::to_string)),
-            |item| Ok(item.str("biography")?.into()),
+            |item| item.opt_url("avatar"),
+            |item| item.text("biography"),
             availabilities,
         )?);
     }
 
     for (position, item) in raw.questions.items().enumerate() {
         let options = mapping::question_options(&item)?;
-        let question_tracks = item.ids("tracks")?;
-        let question_types = item.ids("submission_types")?;
+        // pretalx 2024 does not show them (confapi does): no limits.
+        let question_tracks = item.ids_or_none("tracks")?;
+        let question_types = item.ids_or_none("submission_types")?;
         for id in &question_tracks {
             tracks
                 .entry(*id)
@@ -506,8 +549,8 @@ pub fn map_event(
             item.i64("id")?,
             item.str("submission")?,
             code,
-            item.str("text")?.into(),
-            item.raw("score")?,
+            item.text("text")?,
+            mapping::decimal(&item, "score")?,
             json!(item.str("created")?),
             json!(item.str("updated")?),
         ));
@@ -523,9 +566,12 @@ pub fn map_event(
     }
 
     for item in raw.tags.items() {
-        lists
-            .tags
-            .push(mapping::tag(&item, |item, key| item.raw(key))?);
+        // pretalx 2024 does not show whether a tag is public: not public.
+        lists.tags.push(mapping::tag(
+            &item,
+            |item, key| item.raw(key),
+            |item| Ok(json!(item.bool_or("is_public", false)?)),
+        )?);
     }
 
     // The schedule's version and release time are not in the legacy API;
@@ -546,8 +592,9 @@ pub fn map_event(
     )
 }
 
-/// The resources a list shows, by submission code, link and description.
-fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, &str)>, SyncError> {
+/// The resources a list shows, by submission code, link and description
+/// (`null`, as pretalx 2024 sends an empty one, is `""`).
+fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, String)>, SyncError> {
     let mut shown = HashSet::new();
     for item in list.items() {
         let code = item.str("code")?;
@@ -555,7 +602,7 @@ fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, &str)>, SyncEr
             shown.insert((
                 code,
                 resource.str("resource")?,
-                resource.str("description")?,
+                resource.text("description")?,
             ));
         }
     }
