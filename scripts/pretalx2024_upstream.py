@@ -21,7 +21,7 @@ script makes one for each role the tests compare:
 It adds what create_test_event leaves out (questions with answers, one not
 public, one for speakers; a tag; resources; availabilities; review texts;
 notes; an empty abstract and biography, which pretalx sends as `null`;
-review assignments) and writes DIR/facts.json (mode 0600): the tokens and
+an anonymised proposal; review assignments) and writes DIR/facts.json (mode 0600): the tokens and
 what no API answer shows (users' codes and e-mail addresses, teams, the
 review phase, submission types' default durations, track colours,
 assigned reviewers), for an access file. The tokens are never printed.
@@ -137,6 +137,10 @@ with scopes_disabled(), freeze_time("{now}"):
     talks[1].save()
     others[0].abstract = None
     others[0].save()
+    # An anonymised proposal (as the organisers' "anonymise" form stores it).
+    others[2].anonymised_data = json.dumps(
+        {{"_anonymised": True, "title": "An anonymous proposal", "abstract": "Without names."}})
+    others[2].save()
     profile = SpeakerProfile.objects.filter(event=event, user__in=others[1].speakers.all()).first()
     profile.biography = None
     profile.save()
