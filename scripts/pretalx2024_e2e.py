@@ -2,7 +2,8 @@
 """confapi sync against a real pretalx 2024.3.1 (its legacy API), compared
 with pretalx's own answers for every role.
 
-    python3 scripts/pretalx2024_e2e.py [--binary target/debug/confapi] [--postgres URL] [--keep]
+    python3 scripts/pretalx2024_e2e.py [--binary target/debug/confapi] [--postgres URL]
+                                       [--pretalx-dir DIR] [--keep]
 
 Starts pretalx 2024.3.1 (scripts/pretalx2024_upstream.py: cached virtualenv
 from PyPI, SQLite, create_test_event plus questions, answers, a tag, ...,
@@ -18,7 +19,9 @@ questions as the public (no token), the organiser and the reviewer: every
 legacy endpoint (events, submissions, talks, speakers, questions, answers,
 reviews, rooms, tags), each list (with `questions=all` where it applies)
 and a detail, and compares them field by field. Last: `--api auto`
-detects the legacy API and a second sync writes nothing.
+detects the legacy API and a second sync writes nothing. With --pretalx-dir,
+pretalx is set up in DIR unless an earlier run did so, and reused (it is
+only read), so scripts/test sets it up once for SQLite and PostgreSQL.
 
 Where pretalx 2024.3.1 and the contract (shared/spec/behaviour.md) differ
 on purpose, pretalx's answer is normalised to the contract, each where it
@@ -64,7 +67,7 @@ is done with a comment numbered as here (README, "Tests", lists them too):
     organisers (reference 3.6.1), the contract answers 404 (behaviour.md
     6): checked as such.
 
-Prints "pretalx2024 e2e: N passed, N failed".
+Prints "pretalx2024 e2e (sqlite|postgres): N passed, N failed".
 """
 
 import argparse
@@ -241,10 +244,28 @@ def mine_tag(t):
     return {k: v for k, v in t.items() if k != "is_public"}
 
 
+def start_upstream(root):
+    """pretalx set up in `root`, or what an earlier run set up there, started."""
+    upstream = Upstream2024(root)
+    if upstream.facts_file.exists():  # written last by the setup
+        # Served on a new port: pretalx writes its URL into links.
+        config = upstream.config.read_text()
+        upstream.config.write_text(re.sub(r"(?m)^url = .*$", f"url = {upstream.url}", config))
+        print(f"     reusing the pretalx set up in {root}")
+    else:
+        if upstream.config.exists():  # a set-up that failed half-way
+            shutil.rmtree(root)
+        elif os.path.isdir(root) and os.listdir(root):
+            sys.exit(f"{root} holds something else than a pretalx set up by this script")
+        upstream.setup()
+    return upstream.start()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default="target/debug/confapi")
     parser.add_argument("--postgres", help="admin URL; a fresh database is made from it")
+    parser.add_argument("--pretalx-dir", help="set pretalx up here, or reuse what an earlier run set up here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
     started = time.monotonic()
@@ -252,9 +273,7 @@ def main():
     label = "postgres" if args.postgres else "sqlite"
     print(f"== pretalx {VERSION} against confapi sync --api legacy ({label})")
     work = tempfile.mkdtemp(prefix="pretalx2024-e2e-")
-    upstream = Upstream2024(os.path.join(work, "pretalx"))
-    upstream.setup()
-    upstream.start()
+    upstream = start_upstream(os.path.abspath(args.pretalx_dir or os.path.join(work, "pretalx")))
     facts = upstream.facts
     tokens = dict(facts["tokens"], anonymous=None)
     theirs = f"{upstream.url}/api/events/{SLUG}"
@@ -321,7 +340,7 @@ def main():
         else:
             shutil.rmtree(work, ignore_errors=True)
     print(f"     {label}, {time.monotonic() - started:.0f}s")
-    print(f"pretalx2024 e2e: {check.passed} passed, {check.failed} failed")
+    print(f"pretalx2024 e2e ({label}): {check.passed} passed, {check.failed} failed")
     sys.exit(1 if check.failed else 0)
 
 
