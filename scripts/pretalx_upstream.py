@@ -14,7 +14,8 @@ Ctrl-C stops the server.
 The virtualenv is cached under ~/.cache/confapi/pretalx-VERSION (or
 $CONFAPI_PRETALX_VENV), keyed by the version and the packages; a broken or
 partial one is rebuilt from nothing. Used as a module by
-scripts/pretalx_e2e.py and scripts/bench-sync (`Upstream`).
+scripts/pretalx_e2e.py and scripts/bench-sync (`Upstream`), and by
+scripts/pretalx2024_upstream.py (pretalx 2024.3.1, a subclass).
 """
 
 import argparse
@@ -152,27 +153,31 @@ with scopes_disabled():
 """
 
 
-def venv_dir():
-    given = os.environ.get("CONFAPI_PRETALX_VENV")
+def venv_dir(version=VERSION, variable="CONFAPI_PRETALX_VENV"):
+    given = os.environ.get(variable)
     if given:
         return Path(given)
-    return Path.home() / ".cache" / "confapi" / f"pretalx-{VERSION}"
+    return Path.home() / ".cache" / "confapi" / f"pretalx-{version}"
 
 
-def ensure_venv(log=print):
-    """The cached virtualenv, built from nothing when missing or different."""
-    venv = venv_dir()
+def ensure_venv(log=print, version=VERSION, packages=PACKAGES, variable="CONFAPI_PRETALX_VENV",
+                prepare=None):
+    """The cached virtualenv, built from nothing when missing or different;
+    `prepare(python)` runs once after the install (before the stamp)."""
+    venv = venv_dir(version, variable)
     python = venv / "bin" / "python"
     stamp = venv / "confapi-packages.txt"
-    wanted = "\n".join(PACKAGES) + "\n"
+    wanted = "\n".join(packages) + "\n"
     if python.exists() and stamp.exists() and stamp.read_text() == wanted:
         return python
-    log(f"== building the pretalx {VERSION} virtualenv in {venv}")
+    log(f"== building the pretalx {version} virtualenv in {venv}")
     started = time.monotonic()
     shutil.rmtree(venv, ignore_errors=True)
     venv.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", *PACKAGES], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *packages], check=True)
+    if prepare:
+        prepare(python)
     stamp.write_text(wanted)  # last: a half-built venv has no stamp
     log(f"== pretalx virtualenv built in {time.monotonic() - started:.0f}s")
     return python
@@ -185,22 +190,38 @@ def free_port():
 
 
 class Upstream:
-    """A set-up pretalx in `root`; `start()` serves it, `stop()` ends it."""
+    """A set-up pretalx in `root`; `start()` serves it, `stop()` ends it.
+
+    A subclass is another pretalx (scripts/pretalx2024_upstream.py): its
+    version, packages, virtualenv variable, setup script and the shell
+    command that runs it."""
+
+    version = VERSION
+    packages = PACKAGES
+    venv_variable = "CONFAPI_PRETALX_VENV"
+    slug = SLUG
+    setup_script = SETUP
+    # The management command that runs the setup script, scopes off.
+    shell = ("shell", "--unsafe-disable-scopes")
 
     def __init__(self, root, port=None, log=print):
         self.root = Path(root)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        self.python = ensure_venv(log)
+        self.python = ensure_venv(log, self.version, self.packages, self.venv_variable,
+                                  self.prepare_venv)
         self.process = None
         self.token_file = self.root / "token"
         self.config = self.root / "pretalx.cfg"
         self.server_log = self.root / "gunicorn.log"
 
-    def env(self):
+    def prepare_venv(self, python):
+        """What a new virtualenv needs once after pip (pretalx 2025: nothing)."""
+
+    def env(self, config=None):
         env = dict(os.environ)
-        env["PRETALX_CONFIG_FILE"] = str(self.config)
+        env["PRETALX_CONFIG_FILE"] = str(config or self.config)
         env.pop("DJANGO_SETTINGS_MODULE", None)
         return env
 
@@ -233,13 +254,14 @@ class Upstream:
         )
         started = time.monotonic()
         self.manage("migrate", "--noinput")
-        script = SETUP.format(
-            seed=SEED, now=FROZEN_NOW, slug=SLUG, token_file=self.token_file,
+        # (A subclass's setup script need not use every value.)
+        script = self.setup_script.format(
+            seed=SEED, now=FROZEN_NOW, slug=self.slug, token_file=self.token_file,
             hidden_slug=HIDDEN_SLUG,
         )
-        self.manage("shell", "--unsafe-disable-scopes", "-c", script)
+        self.manage(*self.shell, "-c", script)
         os.chmod(self.token_file, 0o600)
-        self.log(f"== pretalx {VERSION} set up with event {SLUG} in {time.monotonic() - started:.0f}s")
+        self.log(f"== pretalx {self.version} set up with event {self.slug} in {time.monotonic() - started:.0f}s")
 
     @property
     def token(self):
@@ -284,17 +306,18 @@ class Upstream:
         self.process = None
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(upstream_class=Upstream, doc=__doc__):
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--dir", help="where the data goes (default: a fresh temporary directory)")
     parser.add_argument("--port", type=int)
     args = parser.parse_args()
     root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="pretalx-"))
-    upstream = Upstream(root, args.port)
+    upstream = upstream_class(root, args.port)
     if not upstream.token_file.exists():
         upstream.setup()
     upstream.start()
-    print(f"pretalx {VERSION} serves {upstream.url} (event {SLUG}); token in {upstream.token_file}")
+    print(f"pretalx {upstream.version} serves {upstream.url} (event {upstream.slug}); "
+          f"token in {upstream.token_file}")
     print("Ctrl-C (or SIGTERM) stops it.", flush=True)
     # SIGTERM too ends gunicorn (its own process group) on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -52,6 +52,29 @@ impl<'a> Item<'a> {
         }
     }
 
+    /// A text pretalx shows as `null` when empty (2024.x: `notes`,
+    /// `internal_notes`, `abstract`, `description`, `biography`, review
+    /// `text`, a resource's `description`): the dataset's empty text. Left
+    /// out, it is still an error (`notes` missing: not an organiser's view).
+    pub(crate) fn text(&self, key: &str) -> Result<String, SyncError> {
+        match self.get(key)? {
+            Value::Null => Ok(String::new()),
+            Value::String(s) => Ok(s.clone()),
+            _ => Err(self.wrong(key, "a string or null")),
+        }
+    }
+
+    /// A URL that pretalx shows as `""` (its speakers endpoint's `avatar`)
+    /// or `null` when there is none.
+    pub(crate) fn opt_url(&self, key: &str) -> Result<Option<String>, SyncError> {
+        match self.get(key)? {
+            Value::Null => Ok(None),
+            Value::String(s) if s.is_empty() => Ok(None),
+            Value::String(s) => Ok(Some(s.clone())),
+            _ => Err(self.wrong(key, "a URL, \"\" or null")),
+        }
+    }
+
     pub(crate) fn i64(&self, key: &str) -> Result<i64, SyncError> {
         self.get(key)?
             .as_i64()
@@ -100,6 +123,25 @@ impl<'a> Item<'a> {
     /// booleans, nullable numbers); validation checks them afterwards.
     pub(crate) fn raw(&self, key: &str) -> Result<Value, SyncError> {
         self.get(key).cloned()
+    }
+
+    /// Ids of a field the upstream may leave out (pretalx 2024's questions
+    /// have no `tracks` and `submission_types`): none, the dataset's default.
+    pub(crate) fn ids_or_none(&self, key: &str) -> Result<Vec<i64>, SyncError> {
+        match self.value.get(key) {
+            None => Ok(Vec::new()),
+            Some(_) => self.ids(key),
+        }
+    }
+
+    /// A boolean the upstream may leave out (pretalx 2024's tags have no
+    /// `is_public`): `default`, the dataset's.
+    pub(crate) fn bool_or(&self, key: &str, default: bool) -> Result<bool, SyncError> {
+        match self.value.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.wrong(key, "a boolean")),
+        }
     }
 
     pub(crate) fn ids(&self, key: &str) -> Result<Vec<i64>, SyncError> {
@@ -300,8 +342,8 @@ pub fn map_event(
             item.str("code")?.to_string(),
             (
                 item.str("title")?.into(),
-                item.str("abstract")?.into(),
-                item.str("description")?.into(),
+                item.text("abstract")?,
+                item.text("description")?,
             ),
         );
     }
@@ -338,7 +380,7 @@ pub fn map_event(
                     .get("email")
                     .and_then(Value::as_str)
                     .map(str::to_string),
-                avatar: speaker.opt_str("avatar")?.map(str::to_string),
+                avatar: speaker.opt_url("avatar")?,
                 id: None,
             });
             speakers.push(Value::String(speaker_code));
@@ -361,11 +403,11 @@ pub fn map_event(
         let mut resources = Vec::new();
         for resource in item.list("resources")? {
             let link = resource.str("resource")?;
-            let description = resource.str("description")?;
+            let description = resource.text("description")?;
             // Public only where the public is shown it: the legacy API does
             // not say, and a resource no anonymous caller sees yet (of a
             // proposal, of a non-public event) stays private until it is.
-            let shown = public_resources.contains(&(code.as_str(), link, description));
+            let shown = public_resources.contains(&(code.as_str(), link, description.clone()));
             resources.push(json!({
                 "resource": link,
                 "description": description,
@@ -375,9 +417,9 @@ pub fn map_event(
         // The anonymised texts, where they differ from the real ones
         // (an equal text and "not anonymised" look the same to every reader).
         let real = (
-            item.str("title")?,
-            item.str("abstract")?,
-            item.str("description")?,
+            item.str("title")?.to_string(),
+            item.text("abstract")?,
+            item.text("description")?,
         );
         let anon = anonymised.get(&code).and_then(|(t, a, d)| {
             let pick = |anon: &str, real: &str| {
@@ -387,22 +429,22 @@ pub fn map_event(
                     anon.to_string()
                 }
             };
-            let texts = (pick(t, real.0), pick(a, real.1), pick(d, real.2));
+            let texts = (pick(t, &real.0), pick(a, &real.1), pick(d, &real.2));
             (!(texts.0.is_empty() && texts.1.is_empty() && texts.2.is_empty()))
                 .then(|| json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
         });
         let submission = mapping::Submission {
             code,
-            title: real.0.into(),
+            title: real.0,
             speakers,
             submission_type: type_id,
             track: json!(track_id),
             state: item.str("state")?.into(),
             pending_state: item.raw("pending_state")?,
-            abstract_: real.1.into(),
-            description: real.2.into(),
-            notes: item.str("notes")?.into(),
-            internal_notes: item.str("internal_notes")?.into(),
+            abstract_: real.1,
+            description: real.2,
+            notes: item.text("notes")?,
+            internal_notes: item.text("internal_notes")?,
             duration,
             slot_count: item.i64("slot_count")?,
             do_not_record: item.raw("do_not_record")?,
@@ -422,16 +464,17 @@ pub fn map_event(
         lists.speakers.push(mapping::speaker(
             &item,
             users,
-            |item| Ok(item.opt_str("avatar")?.map(str::to_string)),
-            |item| Ok(item.str("biography")?.into()),
+            |item| item.opt_url("avatar"),
+            |item| item.text("biography"),
             availabilities,
         )?);
     }
 
     for (position, item) in raw.questions.items().enumerate() {
         let options = mapping::question_options(&item)?;
-        let question_tracks = item.ids("tracks")?;
-        let question_types = item.ids("submission_types")?;
+        // pretalx 2024 does not show them (confapi does): no limits.
+        let question_tracks = item.ids_or_none("tracks")?;
+        let question_types = item.ids_or_none("submission_types")?;
         for id in &question_tracks {
             tracks
                 .entry(*id)
@@ -506,8 +549,8 @@ pub fn map_event(
             item.i64("id")?,
             item.str("submission")?,
             code,
-            item.str("text")?.into(),
-            item.raw("score")?,
+            item.text("text")?,
+            mapping::decimal(&item, "score")?,
             json!(item.str("created")?),
             json!(item.str("updated")?),
         ));
@@ -523,9 +566,12 @@ pub fn map_event(
     }
 
     for item in raw.tags.items() {
-        lists
-            .tags
-            .push(mapping::tag(&item, |item, key| item.raw(key))?);
+        // pretalx 2024 does not show whether a tag is public: not public.
+        lists.tags.push(mapping::tag(
+            &item,
+            |item, key| item.raw(key),
+            |item| Ok(json!(item.bool_or("is_public", false)?)),
+        )?);
     }
 
     // The schedule's version and release time are not in the legacy API;
@@ -546,8 +592,9 @@ pub fn map_event(
     )
 }
 
-/// The resources a list shows, by submission code, link and description.
-fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, &str)>, SyncError> {
+/// The resources a list shows, by submission code, link and description
+/// (`null`, as pretalx 2024 sends an empty one, is `""`).
+fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, String)>, SyncError> {
     let mut shown = HashSet::new();
     for item in list.items() {
         let code = item.str("code")?;
@@ -555,7 +602,7 @@ fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, &str)>, SyncEr
             shown.insert((
                 code,
                 resource.str("resource")?,
-                resource.str("description")?,
+                resource.text("description")?,
             ));
         }
     }
@@ -735,5 +782,251 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![(1, true), (2, false), (3, true)]
         );
+    }
+
+    /// A small event as pretalx 2024.3.1's legacy API shows it to an
+    /// administrator (shapes from shared/spec/reference-behaviour.md,
+    /// appendix A and sections 3.6-3.13): `null` for empty notes, texts,
+    /// biographies and review texts, decimal strings for scores, `""` for a
+    /// speaker without avatar, questions without `tracks` and
+    /// `submission_types`, tags without `is_public`, plain strings for the
+    /// names of types, tracks and rooms, and `favourite_count`.
+    fn raw_2024() -> RawEvent {
+        let speaker = json!({"code": "DMSZJB", "name": "Jane Speaker", "biography": null,
+                             "avatar": null, "email": "jane@speaker.org"});
+        let talk = json!({
+            "code": "A9WPEM", "speakers": [speaker], "title": "Lametta im Wandel der Zeiten",
+            "submission_type": "Workshop", "submission_type_id": 2, "track": "Test Track",
+            "track_id": 1, "state": "confirmed", "abstract": null,
+            "description": "Früher war es mehr.", "duration": 60, "slot_count": 1,
+            "do_not_record": false, "is_featured": false, "content_locale": "en",
+            "slot": {"room_id": 1, "room": "Testroom", "start": "2026-11-21T00:00:00Z",
+                     "end": "2026-11-21T01:00:00Z"},
+            "image": null,
+            "resources": [{"resource": "http://up/media/conf/r.txt", "description": null}],
+            "answers": [],
+        });
+        // The organiser's view adds these.
+        let mut submission = talk.clone();
+        submission.as_object_mut().unwrap().extend(
+            json!({"created": "2026-11-21T05:23:26.953942+00:00", "pending_state": null,
+                   "notes": null,
+                   "internal_notes": "Ich habe gestern mit dem Redner telefoniert.",
+                   "tags": ["testtag"], "tag_ids": [1], "favourite_count": 0})
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        RawEvent {
+            event: (
+                "http://up/api/events/conf/".into(),
+                json!({"name": {"en": "Conf"}, "slug": "conf", "is_public": true,
+                       "date_from": "2026-11-21", "date_to": "2026-11-24", "timezone": "UTC",
+                       "urls": {"base": "http://up/conf/", "schedule": "http://up/conf/schedule/",
+                                "login": "http://up/conf/login/",
+                                "feed": "http://up/conf/schedule/feed.xml"}}),
+            ),
+            submissions: list("submissions", json!([submission])),
+            anonymised: list(
+                "submissions",
+                json!([{"code": "A9WPEM", "title": "Lametta im Wandel der Zeiten",
+                        "abstract": null, "description": "Früher war es mehr."}]),
+            ),
+            talks: list("talks", json!([talk])),
+            public_talks: list("talks", json!([talk])),
+            // The question is not public: the public is shown none.
+            public_questions: list("questions", json!([])),
+            speakers: list(
+                "speakers",
+                json!([{"code": "DMSZJB", "name": "Jane Speaker", "biography": null,
+                        "submissions": ["A9WPEM"], "avatar": "", "answers": [],
+                        "email": "jane@speaker.org",
+                        "availabilities": [{"id": 1, "start": "2026-11-21T00:00:00Z",
+                                            "end": "2026-11-21T08:00:00Z", "allDay": false}]},
+                       // A profile without a submission: only seen here.
+                       {"code": "SOLO12", "name": "Solo Speaker", "biography": "Hi.",
+                        "submissions": [], "avatar": "", "answers": [],
+                        "email": "solo@speaker.org", "availabilities": []}]),
+            ),
+            questions: list(
+                "questions",
+                json!([{"id": 2, "variant": "choices",
+                        "question": {"en": "So, on a scale from 1–100, how much do you like red?"},
+                        "question_required": "optional", "deadline": null, "required": false,
+                        "read_only": null, "freeze_after": null, "target": "submission",
+                        "options": [{"id": 1, "answer": {"en": "very"}}], "help_text": null,
+                        "default_answer": null, "contains_personal_data": true,
+                        "min_length": null, "max_length": null, "is_public": false,
+                        "is_visible_to_reviewers": true}]),
+            ),
+            answers: list(
+                "answers",
+                json!([{"id": 3, "question": {"id": 2, "question": {"en": "How much?"}},
+                        "answer": "", "answer_file": null, "submission": "A9WPEM",
+                        "review": null, "person": null,
+                        "options": [{"id": 1, "answer": {"en": "very"}}]}]),
+            ),
+            reviews: list(
+                "reviews",
+                json!([{"id": 1, "submission": "A9WPEM", "text": null, "score": "1.00",
+                        "created": "2026-11-21T05:24:11.649651Z",
+                        "updated": "2026-11-21T05:24:11.649662Z",
+                        "answers": [], "user": "Review User"}]),
+            ),
+            rooms: list(
+                "rooms",
+                json!([{"id": 1, "guid": "77b84fa7-cecf-5b70-baf9-7cd0a9675106",
+                        "name": {"en": "Testroom"}, "description": null, "capacity": null,
+                        "position": 0, "url": "/orga/event/conf/schedule/rooms/1/",
+                        "speaker_info": null, "availabilities": []}]),
+            ),
+            tags: list(
+                "tags",
+                json!([{"id": 1, "tag": "testtag", "description": {"en": ""}, "color": "#00ff00"}]),
+            ),
+        }
+    }
+
+    fn reviewers_2024() -> HashMap<String, Vec<String>> {
+        HashMap::from([("Review User".to_string(), vec!["REV1".to_string()])])
+    }
+
+    #[test]
+    fn maps_what_pretalx_2024_sends() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw_2024(), &mut users, &reviewers_2024()).unwrap();
+        let submission = &event["submissions"][0];
+        // null where the dataset has an empty text: the empty text.
+        assert_eq!(
+            (
+                &submission["notes"],
+                &submission["internal_notes"],
+                &submission["abstract"]
+            ),
+            (
+                &json!(""),
+                &json!("Ich habe gestern mit dem Redner telefoniert."),
+                &json!("")
+            )
+        );
+        assert_eq!(submission["anonymised"], json!(null));
+        assert_eq!(
+            submission["resources"],
+            json!([{"resource": "http://up/media/conf/r.txt", "description": "",
+                    "is_public": true}])
+        );
+        assert_eq!(
+            event["reviews"][0],
+            json!({"id": 1, "submission": "A9WPEM", "user": "REV1", "text": "", "score": 1.0,
+                   "created": "2026-11-21T05:24:11.649651Z",
+                   "updated": "2026-11-21T05:24:11.649662Z"})
+        );
+        assert_eq!(
+            event["speakers"][0],
+            json!({"user": "DMSZJB", "biography": "",
+                   "availabilities": [{"id": 1, "start": "2026-11-21T00:00:00Z",
+                                       "end": "2026-11-21T08:00:00Z"}]})
+        );
+        // Fields pretalx 2024 does not send take the dataset's defaults: a
+        // question limited to no track or type, a tag that is not public.
+        let question = &event["questions"][0];
+        assert_eq!(
+            (&question["tracks"], &question["submission_types"]),
+            (&json!([]), &json!([]))
+        );
+        assert_eq!(event["tags"][0]["is_public"], json!(false));
+        assert_eq!(event["tags"][0]["description"], json!({"en": ""}));
+        // The speakers endpoint's "" is no avatar.
+        assert_eq!(
+            (
+                users["SOLO12"].avatar.as_deref(),
+                users["SOLO12"].name.as_str()
+            ),
+            (None, "Solo Speaker")
+        );
+        assert_eq!(
+            event["submission_types"],
+            json!([{"id": 2, "name": "Workshop", "default_duration": 60}])
+        );
+    }
+
+    #[test]
+    fn the_mapped_2024_event_validates_like_an_import() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw_2024(), &mut users, &reviewers_2024()).unwrap();
+        let access = json!({"users": [{"code": "REV1", "name": "Review User",
+                                       "email": "review@example.org"}]});
+        let document = super::super::access::merge(&access, users, vec![event]).unwrap();
+        crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+            panic!(
+                "{:?}",
+                problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            )
+        });
+    }
+
+    #[test]
+    fn a_null_anonymised_text_is_no_anonymised_text() {
+        let mut raw = raw_2024();
+        raw.anonymised.pages[0].1[0] = json!({"code": "A9WPEM", "title": "Anonymous talk", "abstract": null,
+                   "description": null});
+        let event = map_event(&raw, &mut BTreeMap::new(), &reviewers_2024()).unwrap();
+        assert_eq!(
+            event["submissions"][0]["anonymised"],
+            json!({"title": "Anonymous talk", "abstract": "", "description": ""})
+        );
+    }
+
+    #[test]
+    fn malformed_answers_still_name_the_url_and_json_path() {
+        type Spoil = fn(&mut RawEvent);
+        let cases: [(&str, Spoil, &str); 7] = [
+            (
+                "notes that are neither text nor null",
+                |raw| raw.submissions.pages[0].1[0]["notes"] = json!(3),
+                "GET http://up/api/events/conf/submissions/: results[0].notes: expected a string or null",
+            ),
+            (
+                "notes left out: not an organiser's view",
+                |raw| {
+                    raw.submissions.pages[0].1[0]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("notes");
+                },
+                "GET http://up/api/events/conf/submissions/: results[0].notes: missing",
+            ),
+            (
+                "a review text that is no text",
+                |raw| raw.reviews.pages[0].1[0]["text"] = json!(["good"]),
+                "GET http://up/api/events/conf/reviews/: results[0].text: expected a string or null",
+            ),
+            (
+                "a score that is no number",
+                |raw| raw.reviews.pages[0].1[0]["score"] = json!("high"),
+                "GET http://up/api/events/conf/reviews/: results[0].score: expected a decimal number",
+            ),
+            (
+                "question tracks that are no list",
+                |raw| raw.questions.pages[0].1[0]["tracks"] = json!("all"),
+                "GET http://up/api/events/conf/questions/: results[0].tracks: expected a list",
+            ),
+            (
+                "a tag's is_public that is no boolean",
+                |raw| raw.tags.pages[0].1[0]["is_public"] = json!("yes"),
+                "GET http://up/api/events/conf/tags/: results[0].is_public: expected a boolean",
+            ),
+            (
+                "an avatar that is no URL",
+                |raw| raw.speakers.pages[0].1[0]["avatar"] = json!(false),
+                "GET http://up/api/events/conf/speakers/: results[0].avatar: expected a URL, \"\" or null",
+            ),
+        ];
+        for (what, spoil, expected) in cases {
+            let mut raw = raw_2024();
+            spoil(&mut raw);
+            let err = map_event(&raw, &mut BTreeMap::new(), &reviewers_2024()).unwrap_err();
+            assert_eq!(err.message, expected, "{what}");
+        }
     }
 }

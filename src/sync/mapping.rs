@@ -206,18 +206,35 @@ pub(crate) fn room<'a>(
     }))
 }
 
-/// A tag; `i18n` reads its description.
+/// A tag; `i18n` reads its description, `is_public` whether it is public
+/// (pretalx 2024 does not show it).
 pub(crate) fn tag(
     item: &Item,
     i18n: impl Fn(&Item, &str) -> Result<Value, SyncError>,
+    is_public: impl FnOnce(&Item) -> Result<Value, SyncError>,
 ) -> Result<Value, SyncError> {
     Ok(json!({
         "id": item.i64("id")?,
         "tag": item.str("tag")?,
         "description": i18n(item, "description")?,
         "color": item.str("color")?,
-        "is_public": item.raw("is_public")?,
+        "is_public": is_public(item)?,
     }))
+}
+
+/// A score: pretalx's decimals are strings (`"1.50"`), confapi's numbers.
+pub(crate) fn decimal(item: &Item, key: &str) -> Result<Value, SyncError> {
+    match item.get(key)? {
+        Value::Null => Ok(Value::Null),
+        Value::Number(n) => Ok(Value::Number(n.clone())),
+        Value::String(s) => s
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(|f| json!(f))
+            .ok_or_else(|| item.wrong(key, "a decimal number")),
+        _ => Err(item.wrong(key, "a decimal number or null")),
+    }
 }
 
 /// The availabilities of a room or speaker, their ids from `id` (the

@@ -471,7 +471,7 @@ pub fn map_event(
             item.str("submission")?,
             user,
             text(&item, "text")?,
-            decimal(&item, "score")?,
+            mapping::decimal(&item, "score")?,
             made,
             changed,
         ));
@@ -493,9 +493,11 @@ pub fn map_event(
     }
 
     for item in raw.tags.items() {
-        lists
-            .tags
-            .push(mapping::tag(&item, |item, key| Ok(i18n(item, key)))?);
+        lists.tags.push(mapping::tag(
+            &item,
+            |item, key| Ok(i18n(item, key)),
+            |item| item.raw("is_public"),
+        )?);
     }
 
     let mut track_ids = HashSet::new();
@@ -593,21 +595,6 @@ fn i18n(item: &Item, key: &str) -> Value {
     match item.value.get(key) {
         None | Some(Value::Null) => json!({}),
         Some(v) => v.clone(),
-    }
-}
-
-/// A score: pretalx's decimals are strings ("1.50") in v1.
-fn decimal(item: &Item, key: &str) -> Result<Value, SyncError> {
-    match item.get(key)? {
-        Value::Null => Ok(Value::Null),
-        Value::Number(n) => Ok(Value::Number(n.clone())),
-        Value::String(s) => s
-            .parse::<f64>()
-            .ok()
-            .filter(|f| f.is_finite())
-            .map(|f| json!(f))
-            .ok_or_else(|| item.wrong(key, "a decimal number")),
-        _ => Err(item.wrong(key, "a decimal number or null")),
     }
 }
 
