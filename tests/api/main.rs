@@ -23,4 +23,5 @@ mod reviews_rooms_tags;
 mod speakers_questions_answers;
 mod storage;
 mod submissions;
+mod sync_https;
 mod transport;
