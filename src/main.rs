@@ -117,6 +117,10 @@ enum Command {
         /// the token's user must be allowed to see them.
         #[arg(long)]
         organiser: Option<String>,
+        /// A PEM file of one or more CA certificates to trust for an https
+        /// upstream, besides the system's and webpki's roots.
+        #[arg(long, env = "CONFAPI_SYNC_CA_CERT", value_name = "FILE")]
+        ca_cert: Option<PathBuf>,
     },
     /// Serve the API.
     Serve {
@@ -328,7 +332,16 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             timeout,
             api,
             organiser,
+            ca_cert,
         } => {
+            // Before anything is opened or requested: a wrong file is a
+            // setup error, not a failed round.
+            let ca_certs = match &ca_cert {
+                None => Vec::new(),
+                Some(file) => {
+                    confapi::sync::client::read_ca_certs(file).map_err(|e| e.to_string())?
+                }
+            };
             let access = match &access {
                 None => None,
                 Some(file) => Some(
@@ -348,6 +361,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 timeout: std::time::Duration::from_secs(timeout),
                 api,
                 organiser,
+                ca_certs,
             };
             let store = db.open(true).await?;
             sync_rounds(&options, store.as_ref(), every).await

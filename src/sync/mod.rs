@@ -69,6 +69,8 @@ pub struct Options {
     pub api: Api,
     /// The pretalx organiser whose teams are mirrored (v1 only).
     pub organiser: Option<String>,
+    /// CAs trusted besides the system's and webpki's roots (`--ca-cert`).
+    pub ca_certs: Vec<reqwest::Certificate>,
 }
 
 /// Which pretalx API generation the upstream is read through.
@@ -98,7 +100,12 @@ pub async fn run_once(
     store: &dyn Store,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Round, SyncError> {
-    let mut client = client::Client::new(&options.from, &options.token, options.timeout)?;
+    let mut client = client::Client::new(
+        &options.from,
+        &options.token,
+        options.timeout,
+        &options.ca_certs,
+    )?;
     let count = AtomicU64::new(0);
     let requests = || progress(count.fetch_add(1, Ordering::Relaxed) + 1);
     if options.api != Api::Legacy {
@@ -130,7 +137,12 @@ pub async fn run_once(
             Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
             None => None,
         };
-        let mut legacy = client::Client::new(&options.from, &options.token, options.timeout)?;
+        let mut legacy = client::Client::new(
+            &options.from,
+            &options.token,
+            options.timeout,
+            &options.ca_certs,
+        )?;
         legacy.set_version(v1::LEGACY_VERSION);
         for slug in &slugs {
             match v1::read_event(&client, &legacy, slug, &requests).await {
@@ -300,7 +312,7 @@ mod tests {
     #[test]
     fn next_links_go_to_the_configured_upstream() {
         let client =
-            client::Client::new("http://127.0.0.1:9/", "t", Duration::from_secs(1)).unwrap();
+            client::Client::new("http://127.0.0.1:9/", "t", Duration::from_secs(1), &[]).unwrap();
         assert_eq!(
             client.url("https://public.example.org/api/events/x/talks/?limit=25&offset=25"),
             "http://127.0.0.1:9/api/events/x/talks/?limit=25&offset=25"

@@ -700,9 +700,14 @@ mod tests {
             ),
         ] {
             let origin = upstream(status, body).await;
-            let client = Client::new(&origin, "secret-token", std::time::Duration::from_secs(5))
-                .unwrap()
-                .with_backoff(std::time::Duration::from_millis(1));
+            let client = Client::new(
+                &origin,
+                "secret-token",
+                std::time::Duration::from_secs(5),
+                &[],
+            )
+            .unwrap()
+            .with_backoff(std::time::Duration::from_millis(1));
             let mut event = mapped();
             let err = fill_event(&client, "conf", &mut event, &|| {})
                 .await
@@ -718,7 +723,7 @@ mod tests {
         }
         // Not there (a schedule the token may not see): nothing filled.
         let origin = upstream(404, r#"{"detail": "Not found."}"#).await;
-        let client = Client::new(&origin, "t", std::time::Duration::from_secs(5)).unwrap();
+        let client = Client::new(&origin, "t", std::time::Duration::from_secs(5), &[]).unwrap();
         let mut event = mapped();
         let filled = fill_event(&client, "conf", &mut event, &|| {})
             .await

@@ -23,5 +23,6 @@ mod reviews_rooms_tags;
 mod speakers_questions_answers;
 mod storage;
 mod submissions;
+mod sync_https;
 mod transport;
 mod versions;

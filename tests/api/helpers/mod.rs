@@ -172,6 +172,13 @@ impl TestServer {
         server
     }
 
+    /// A server on a database something else filled (a mirror that
+    /// `confapi sync` wrote).
+    pub async fn start_on(db: TestDatabase) -> Self {
+        let store = storage::open(&db.url).await.expect("open the database");
+        TestServer::serve(store, db, Config::default(), ServeOptions::default()).await
+    }
+
     async fn serve(
         store: Arc<dyn Store>,
         db: TestDatabase,
