@@ -706,6 +706,17 @@ pub struct Review {
     pub updated: Timestamp,
 }
 
+/// A stable positive id for a value the dataset does not hold: from 10⁹ to
+/// below 2·10⁹, never a small database key, always a positive int32. The
+/// schedule exports and v1 derive the same ids the same way.
+pub fn derived_id(parts: &[&str]) -> i64 {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(parts.join("\u{1f}").as_bytes());
+    let hex = hex::encode(digest);
+    let value = i64::from_str_radix(&hex[..12], 16).unwrap_or(0);
+    1_000_000_000 + value % 1_000_000_000
+}
+
 /// SHA-256 of a clear token, as lower-case hex: the only form stored.
 pub fn hash_token(token: &str) -> String {
     use sha2::{Digest, Sha256};

@@ -247,6 +247,9 @@ pub struct EventData {
     pub reviews_ordered: Vec<ReviewIx>,
     /// Per review (by position): the position of its submission.
     pub review_submission: Per<ReviewIx, Option<SubmissionIx>>,
+    /// Per submission: its reviews' positions, by review id (v1 shows
+    /// their ids and scores on the submission).
+    pub reviews_of_submission: Groups<SubmissionIx, ReviewIx>,
     /// Users who wrote at least one review in this event.
     pub reviewers_who_wrote: HashSet<String>,
 }
@@ -414,15 +417,22 @@ impl EventData {
         );
         let mut reviews_ordered: Vec<ReviewIx> = ReviewIx::all(reviews.len()).collect();
         reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
-        let review_submission = reviews
+        let review_submission: Per<ReviewIx, Option<SubmissionIx>> = reviews
             .iter()
             .map(|r| submission_of(&r.submission))
             .collect();
+        let reviews_of_submission = Groups::new(
+            subs.len(),
+            reviews_by_id
+                .iter()
+                .filter_map(|&r| Some((review_submission[r]?, r))),
+        );
 
         EventData {
             tz,
             schedule_public,
             review_submission,
+            reviews_of_submission,
             submissions_by_lower_code: by_lower_code(subs.len(), |i| subs[i].code.to_lowercase()),
             submissions_by_code,
             talks_by_code,

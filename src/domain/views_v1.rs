@@ -395,3 +395,297 @@ impl<'a> V1Renderer<'a> {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Submissions and speakers
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Submission)]
+pub struct SubmissionView<'a> {
+    pub code: &'a str,
+    pub title: &'a str,
+    /// Speaker codes (none where the submission is anonymised for the caller).
+    pub speakers: Vec<&'a str>,
+    pub submission_type: i64,
+    pub track: Option<i64>,
+    /// Tag ids: the public ones for the public, all for organisers and reviewers.
+    pub tags: Vec<i64>,
+    pub state: SubmissionState,
+    #[serde(rename = "abstract")]
+    pub abstract_: &'a str,
+    pub description: &'a str,
+    pub duration: i64,
+    pub slot_count: i64,
+    pub content_locale: &'a str,
+    pub do_not_record: bool,
+    pub image: Option<&'a str>,
+    /// Ids of the resources the caller may see.
+    pub resources: Vec<i64>,
+    /// Ids of the submission's slots in the released schedule (the visible
+    /// ones; organisers all).
+    pub slots: Vec<i64>,
+    /// Ids of the answers the caller may see.
+    pub answers: Vec<i64>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_state: Option<Option<SubmissionState>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_featured: Option<bool>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub internal_notes: Option<&'a str>,
+    /// The organisers' anonymised texts as a JSON string (`"{}"` when none).
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anonymised_data: Option<String>,
+    /// Ids of the reviews the caller may see.
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviews: Option<Vec<i64>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assigned_reviewers: Option<Vec<&'a str>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_anonymised: Option<bool>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_score: Option<Option<f64>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_score: Option<Option<f64>>,
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Speaker)]
+pub struct SpeakerView<'a> {
+    pub code: &'a str,
+    pub name: &'a str,
+    pub biography: &'a str,
+    /// Codes of the speaker's submissions the caller sees with names.
+    pub submissions: Vec<&'a str>,
+    /// `""` when the speaker has none.
+    pub avatar_url: &'a str,
+    pub answers: Vec<i64>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub has_arrived: Option<bool>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub availabilities: Option<Vec<AvailabilityView>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub internal_notes: Option<&'a str>,
+}
+
+/// A resource's id: pretalx's where the dataset has it, else one derived
+/// from the event, the submission and the resource's place.
+pub fn resource_id(event: &Event, sub: &Submission, index: usize) -> i64 {
+    derived_id(&[
+        "resource",
+        &event.slug.to_lowercase(),
+        &sub.code,
+        &index.to_string(),
+    ])
+}
+
+/// A slot's id: pretalx's where the dataset has it, else one derived from
+/// the event, the submission and the slot's place.
+pub fn slot_id(event: &Event, sub: &Submission, index: usize) -> i64 {
+    sub.slots[index].id.unwrap_or_else(|| {
+        derived_id(&[
+            "slot",
+            &event.slug.to_lowercase(),
+            &sub.code,
+            &index.to_string(),
+        ])
+    })
+}
+
+fn median(sorted: &[f64]) -> Option<f64> {
+    match sorted.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(sorted[n / 2]),
+        n => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+impl<'a> V1Renderer<'a> {
+    /// The submission at `position`, as the caller sees it.
+    pub fn submission(
+        &self,
+        position: super::catalog::SubmissionIx,
+        users: &'a super::catalog::Users,
+    ) -> SubmissionView<'a> {
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let event = &data.event;
+        let sub = &event.submissions[position];
+        let orga = self.is_orga();
+        let reviewer = access.role == Role::Reviewer;
+        let anonymised = access.anonymised_at(position, false);
+        let texts = super::views::shown_texts(sub, anonymised);
+        let speakers = if anonymised {
+            Vec::new()
+        } else {
+            sub.speakers
+                .iter()
+                .filter(|code| users.contains_key(code.as_str()))
+                .map(|code| code.as_str())
+                .collect()
+        };
+        let mut tags: Vec<i64> = sub
+            .tags
+            .iter()
+            .copied()
+            .filter(|id| access.sees_tags() || data.tag(*id).is_some_and(|t| t.is_public))
+            .collect();
+        tags.sort_unstable();
+        let resources = sub
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| access.sees_resource(r))
+            .map(|(i, _)| resource_id(event, sub, i))
+            .collect();
+        let slots = if event.schedule.is_some() {
+            (0..sub.slots.len())
+                .filter(|&i| orga || sub.slots[i].is_visible)
+                .map(|i| slot_id(event, sub, i))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let answers = data
+            .answers_of_submission
+            .of(position)
+            .iter()
+            .filter(|&&a| access.sees_answer_at(a))
+            .map(|&a| event.answers[a].id)
+            .collect();
+        let reviews: Vec<super::catalog::ReviewIx> = if orga || reviewer {
+            data.reviews_of_submission
+                .of(position)
+                .iter()
+                .copied()
+                .filter(|&r| access.sees_review_at(r))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut scores: Vec<f64> = reviews
+            .iter()
+            .filter_map(|&r| event.reviews[r].score)
+            .collect();
+        scores.sort_by(f64::total_cmp);
+        let mean = (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
+        SubmissionView {
+            code: &sub.code,
+            title: texts.title,
+            speakers,
+            submission_type: sub.submission_type,
+            track: sub.track,
+            tags,
+            state: sub.state,
+            abstract_: texts.abstract_,
+            description: texts.description,
+            duration: data.duration(sub),
+            slot_count: sub.slot_count,
+            content_locale: &sub.content_locale,
+            do_not_record: sub.do_not_record,
+            image: sub.image.as_deref(),
+            resources,
+            slots,
+            answers,
+            pending_state: orga.then_some(sub.pending_state),
+            is_featured: (orga || reviewer).then_some(sub.is_featured),
+            notes: orga.then_some(sub.notes.as_str()),
+            internal_notes: orga.then_some(sub.internal_notes.as_str()),
+            anonymised_data: orga.then(|| anonymised_data(sub)),
+            reviews: (orga || reviewer)
+                .then(|| reviews.iter().map(|&r| event.reviews[r].id).collect()),
+            assigned_reviewers: orga
+                .then(|| sub.assigned_reviewers.iter().map(String::as_str).collect()),
+            is_anonymised: (orga || reviewer).then(|| {
+                sub.anonymised.as_ref().is_some_and(|a| {
+                    !(a.title.is_empty() && a.abstract_.is_empty() && a.description.is_empty())
+                })
+            }),
+            median_score: orga.then(|| median(&scores)),
+            mean_score: orga.then_some(mean),
+        }
+    }
+
+    /// The speaker whose profile is at `position`; None when their user is
+    /// unknown.
+    pub fn speaker(
+        &self,
+        position: super::catalog::ProfileIx,
+        users: &'a super::catalog::Users,
+    ) -> Option<SpeakerView<'a>> {
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let profile = &data.event.speakers[position];
+        let user = users.get(profile.user.as_str())?;
+        let orga = self.is_orga();
+        Some(SpeakerView {
+            code: &user.code,
+            name: &user.name,
+            biography: &profile.biography,
+            submissions: access
+                .named_submissions_of(position)
+                .map(|s| s.code.as_str())
+                .collect(),
+            avatar_url: user.avatar.as_deref().unwrap_or(""),
+            answers: data
+                .answers_of_person
+                .of(position)
+                .iter()
+                .filter(|&&a| access.sees_answer_at(a))
+                .map(|&a| data.event.answers[a].id)
+                .collect(),
+            email: orga.then_some(user.email.as_str()),
+            timezone: orga.then_some(user.timezone.as_str()),
+            locale: orga.then_some(user.locale.as_str()),
+            has_arrived: orga.then_some(false),
+            availabilities: orga.then(|| self.availabilities(&profile.availabilities)),
+            internal_notes: orga.then_some(""),
+        })
+    }
+}
+
+/// The anonymised texts as pretalx's `anonymised_data`: a JSON object in a
+/// string, `"{}"` when the submission is not anonymised.
+fn anonymised_data(sub: &Submission) -> String {
+    let Some(texts) = sub.anonymised.as_deref() else {
+        return "{}".into();
+    };
+    let mut fields = serde_json::Map::new();
+    fields.insert("_anonymised".into(), true.into());
+    for (key, text) in [
+        ("title", &texts.title),
+        ("abstract", &texts.abstract_),
+        ("description", &texts.description),
+    ] {
+        if !text.is_empty() {
+            fields.insert(key.into(), text.as_str().into());
+        }
+    }
+    if fields.len() == 1 {
+        return "{}".into();
+    }
+    serde_json::Value::Object(fields).to_string()
+}

@@ -3,7 +3,6 @@
 
 use chrono::{DateTime, LocalResult, NaiveDate, NaiveDateTime, Offset, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
-use sha2::{Digest, Sha256};
 
 use crate::model::Timestamp;
 
@@ -149,10 +148,7 @@ pub fn safe_filename(name: &str) -> String {
 /// A stable positive id for a value the dataset does not hold: from 10⁹ to
 /// below 2·10⁹, never a small database key, always a positive int32.
 pub fn derive_int(parts: &[&str]) -> i64 {
-    let digest = Sha256::digest(parts.join("\u{1f}").as_bytes());
-    let hex = hex::encode(digest);
-    let value = i64::from_str_radix(&hex[..12], 16).unwrap_or(0);
-    1_000_000_000 + value % 1_000_000_000
+    crate::model::derived_id(parts)
 }
 
 /// RFC 4122 name-based UUID (version 5, SHA-1) in the URL namespace.

@@ -56,6 +56,11 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return ctx
+            .off_workers("v1-speakers", params, super::v1::submissions::speakers)
+            .await;
+    }
     ctx.off_workers("speakers", params, list_now).await
 }
 
@@ -107,6 +112,9 @@ async fn detail(
     mut params: Params,
     Path((_, code)): Path<(String, String)>,
 ) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::submissions::speaker(&ctx, params, &code);
+    }
     let selector = params.question_selector();
     params.check()?;
     let access = ctx.access();

@@ -214,6 +214,19 @@ impl Filters {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params, kind: Kind) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        // pretalx 2025 has no talks list: the slots are the schedule.
+        if kind == Kind::Talks {
+            return Err(ApiError::NotFound);
+        }
+        return ctx
+            .off_workers(
+                "v1-submissions",
+                params,
+                super::v1::submissions::submissions,
+            )
+            .await;
+    }
     ctx.off_workers(kind.list(), params, move |ctx, params| {
         list_now(ctx, params, kind)
     })
@@ -268,6 +281,13 @@ async fn detail(
     Path((_, code)): Path<(String, String)>,
     kind: Kind,
 ) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return match kind {
+            Kind::Submissions => super::v1::submissions::submission(&ctx, params, &code),
+            // As pretalx 2025: a talk is a submission now.
+            Kind::Talks => Ok(super::v1::redirect_to_submission(&ctx, &code, &params)),
+        };
+    }
     let selector = params.question_selector();
     params.check()?;
     let anon = params.get("anon").is_some();

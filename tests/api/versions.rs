@@ -516,3 +516,296 @@ async fn v1_pages_by_page_number_up_to_250_or_by_limit_and_offset_together() {
     let limit_only = page("?limit=5").await;
     assert_eq!(limit_only.body["results"].as_array().unwrap().len(), 50);
 }
+
+/// mini() with a review, an answer, tags on the public talk (one public),
+/// a private resource and a reviewer who may not see speaker names.
+fn submissions_dataset() -> Value {
+    let mut dataset = dataset();
+    let event = &mut dataset["events"][0];
+    event["tags"] = json!([{"id": 1, "tag": "hot.topic", "color": "#ff0000"},
+                           {"id": 2, "tag": "open", "color": "#00ff00", "is_public": true}]);
+    event["submissions"][0]["tags"] = json!([2, 1]);
+    event["submissions"][0]["resources"] = json!([
+        {"resource": "https://mini.example/slides.pdf", "description": "Slides"},
+        {"resource": "https://mini.example/notes.txt", "description": "Notes", "is_public": false},
+    ]);
+    event["submissions"][0]["notes"] = json!("Please a lapel microphone");
+    event["answers"] = json!([
+        {"id": 5, "question": 1, "answer": "Beginner", "options": [10], "submission": "PUB1"},
+        {"id": 6, "question": 2, "answer": "secret", "submission": "PUB1"},
+    ]);
+    event["reviews"] = json!([
+        {"id": 7, "submission": "SUB2", "user": "REV", "text": "Good", "score": 2.0,
+         "created": "2026-04-01T10:00:00Z"},
+    ]);
+    dataset
+}
+
+fn results_by_code(reply: &Reply) -> Vec<(String, Value)> {
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["code"].as_str().unwrap().to_string(), s.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn v1_submissions_for_the_public() {
+    let server = TestServer::start(&[submissions_dataset()]).await;
+    for token in [None, Some("nobody-token")] {
+        let list = get(&server, token, "/api/events/mini/submissions/", &[V1]).await;
+        let subs = results_by_code(&list);
+        assert_eq!(subs.len(), 1, "{token:?}: only the public talk");
+        let (code, sub) = &subs[0];
+        assert_eq!(code, "PUB1");
+        let slot_id = sub["slots"][0].as_i64().expect("a slot id");
+        let resource_id = sub["resources"][0].as_i64().expect("a resource id");
+        assert_eq!(
+            sub,
+            &json!({
+                "code": "PUB1", "title": "Public Talk", "speakers": ["SPK1"], "submission_type": 1,
+                "track": 1, "tags": [2], "state": "confirmed", "abstract": "", "description": "",
+                "duration": 30, "slot_count": 1, "content_locale": "en", "do_not_record": false,
+                "image": null, "resources": [resource_id], "slots": [slot_id], "answers": [5],
+            }),
+            "{token:?}: no private resource, non-public tag, private answer or organiser field"
+        );
+        let detail = get(&server, token, "/api/events/mini/submissions/pub1/", &[V1]).await;
+        assert_eq!(&detail.body, sub);
+        assert_eq!(
+            get(&server, token, "/api/events/mini/submissions/SUB2/", &[V1])
+                .await
+                .status,
+            404
+        );
+    }
+}
+
+#[tokio::test]
+async fn v1_submissions_for_organisers() {
+    let server = TestServer::start(&[submissions_dataset()]).await;
+    let list = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/submissions/",
+        &[V1],
+    )
+    .await;
+    let subs = results_by_code(&list);
+    let codes: Vec<&str> = subs.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, vec!["PUB1", "SUB2", "SUB3"]);
+    let pub1 = &subs[0].1;
+    assert_eq!(pub1["tags"], json!([1, 2]));
+    assert_eq!(pub1["resources"].as_array().unwrap().len(), 2);
+    assert_eq!(pub1["answers"], json!([5, 6]));
+    assert_eq!(pub1["notes"], "Please a lapel microphone");
+    assert_eq!(pub1["anonymised_data"], "{}");
+    let sub2 = &subs[1].1;
+    assert_eq!(
+        sub2["title"], "Secret Proposal",
+        "organisers see the real title"
+    );
+    assert_eq!(sub2["speakers"], json!(["SPK2"]));
+    assert_eq!(
+        sub2["anonymised_data"],
+        r#"{"_anonymised":true,"title":"Anonymous Proposal"}"#
+    );
+    assert_eq!(
+        (
+            &sub2["is_anonymised"],
+            &sub2["reviews"],
+            &sub2["median_score"],
+            &sub2["mean_score"]
+        ),
+        (&json!(true), &json!([7]), &json!(2.0), &json!(2.0))
+    );
+    assert_eq!(sub2["slots"], json!([]));
+    // Filters, search, ordering.
+    let query = |q: &'static str| {
+        let server = &server;
+        async move {
+            let reply = get(
+                server,
+                Some("orga-token"),
+                &format!("/api/events/mini/submissions/{q}"),
+                &[V1],
+            )
+            .await;
+            results_by_code(&reply)
+                .into_iter()
+                .map(|(c, _)| c)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(query("?state=submitted").await, vec!["SUB2", "SUB3"]);
+    assert_eq!(
+        query("?state=submitted&state=confirmed").await,
+        vec!["PUB1", "SUB2", "SUB3"]
+    );
+    assert_eq!(query("?track=1").await, vec!["PUB1", "SUB2"]);
+    assert_eq!(query("?q=bob").await, vec!["SUB2", "SUB3"]);
+    assert_eq!(query("?q=trackless").await, vec!["SUB3"]);
+    assert_eq!(query("?o=-code").await, vec!["SUB3", "SUB2", "PUB1"]);
+    assert_eq!(query("?o=title").await, vec!["PUB1", "SUB2", "SUB3"]);
+    assert_eq!(query("?o=bogus").await, vec!["PUB1", "SUB2", "SUB3"]);
+    for (q, parameter) in [
+        ("state=bogus", "state"),
+        ("track=99", "track"),
+        ("submission_type=x", "submission_type"),
+    ] {
+        let reply = get(
+            &server,
+            Some("orga-token"),
+            &format!("/api/events/mini/submissions/?{q}"),
+            &[V1],
+        )
+        .await;
+        assert_eq!(reply.status, 400, "{q}");
+        assert!(reply.body.get(parameter).is_some(), "{q}: {}", reply.text);
+    }
+}
+
+#[tokio::test]
+async fn v1_reviewers_get_no_secrets_and_anonymised_stays_anonymised() {
+    let mut dataset = submissions_dataset();
+    // The review phase hides speaker names from reviewers.
+    dataset["events"][0]["review_phase"] =
+        json!({"name": "Review", "can_see_speaker_names": false});
+    let server = TestServer::start(&[dataset]).await;
+    let list = get(
+        &server,
+        Some("rev-token"),
+        "/api/events/mini/submissions/",
+        &[V1],
+    )
+    .await;
+    let subs = results_by_code(&list);
+    let sub2 = &subs.iter().find(|(c, _)| c == "SUB2").unwrap().1;
+    assert_eq!(sub2["title"], "Anonymous Proposal");
+    assert_eq!(sub2["speakers"], json!([]));
+    for secret in [
+        "anonymised_data",
+        "notes",
+        "internal_notes",
+        "invitation_token",
+        "access_code",
+        "review_code",
+        "assigned_reviewers",
+        "pending_state",
+        "median_score",
+        "mean_score",
+    ] {
+        assert!(sub2.get(secret).is_none(), "{secret}: {sub2}");
+    }
+    assert_eq!(
+        (&sub2["is_anonymised"], &sub2["reviews"]),
+        (&json!(true), &json!([7]))
+    );
+    // No speaker names through the speakers list either.
+    let speakers = get(
+        &server,
+        Some("rev-token"),
+        "/api/events/mini/speakers/",
+        &[V1],
+    )
+    .await;
+    let codes: Vec<_> = speakers.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["code"].clone())
+        .collect();
+    assert_eq!(
+        codes,
+        vec![json!("SPK1")],
+        "only the public talk's speaker: {}",
+        speakers.text
+    );
+    assert_eq!(speakers.body["results"][0]["submissions"], json!(["PUB1"]));
+    // Private resources stay private.
+    let pub1 = &subs.iter().find(|(c, _)| c == "PUB1").unwrap().1;
+    assert_eq!(pub1["resources"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn v1_speakers_for_every_role() {
+    let server = TestServer::start(&[submissions_dataset()]).await;
+    let public = json!({"code": "SPK1", "name": "Ada Speaker", "biography": "Ada's bio",
+                        "submissions": ["PUB1"], "avatar_url": "", "answers": []});
+    for token in [None, Some("nobody-token")] {
+        let list = get(&server, token, "/api/events/mini/speakers/", &[V1]).await;
+        assert_eq!(list.body["results"], json!([public]), "{token:?}");
+        let detail = get(&server, token, "/api/events/mini/speakers/spk1/", &[V1]).await;
+        assert_eq!(detail.body, public);
+        assert_eq!(
+            get(&server, token, "/api/events/mini/speakers/SPK2/", &[V1])
+                .await
+                .status,
+            404
+        );
+    }
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/speakers/SPK2/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        orga.body,
+        json!({"code": "SPK2", "name": "Bob Talker", "biography": "Bob's bio",
+               "submissions": ["SUB2", "SUB3"], "avatar_url": "", "answers": [],
+               "email": "bob@mini.example", "timezone": "UTC", "locale": "en",
+               "has_arrived": false, "availabilities": [], "internal_notes": ""})
+    );
+    let searched = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/speakers/?q=mini.example",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        searched.body["count"], 2,
+        "organisers search e-mail addresses"
+    );
+    let anonymous = get(
+        &server,
+        None,
+        "/api/events/mini/speakers/?q=mini.example",
+        &[V1],
+    )
+    .await;
+    assert_eq!(anonymous.body["count"], 0);
+}
+
+#[tokio::test]
+async fn v1_has_no_talks_list_and_a_talk_redirects_to_its_submission() {
+    let server = TestServer::start(&[submissions_dataset()]).await;
+    assert_eq!(
+        get(&server, None, "/api/events/mini/talks/", &[V1])
+            .await
+            .status,
+        404
+    );
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let reply = client
+        .get(format!(
+            "{}/api/events/mini/talks/PUB1/?lang=en",
+            server.base
+        ))
+        .header("Pretalx-Version", "v1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 301);
+    assert_eq!(
+        reply.headers()["location"],
+        "/api/events/mini/submissions/PUB1/?lang=en"
+    );
+}

@@ -5,8 +5,8 @@
 //! lives here too: its pagination, `o` (ordering), `q`, `fields`, `omit`
 //! and `lang`.
 //!
-//! Served so far: events, rooms, tracks, submission types, tags,
-//! questions and question options. The other v1 endpoints answer 404 for
+//! Served so far: events, submissions, speakers, rooms, tracks,
+//! submission types, tags, questions and question options. The other v1 endpoints answer 404 for
 //! v1 requests (docs/api.md, "The versioned API").
 
 use axum::extract::Path;
@@ -20,6 +20,8 @@ use super::{json, ApiResult, Endpoint};
 use crate::domain::access::{Access, Role};
 use crate::domain::views_v1::{self as views, V1Renderer};
 use crate::model::{I18n, Question, QuestionTarget, QuestionVariant};
+
+pub mod submissions;
 
 /// Rooms page by `limit` and `offset` only, 100 at a time.
 const ROOM_PAGE_SIZE: usize = 100;
@@ -94,7 +96,7 @@ impl Serialize for Shaped {
 }
 
 /// One object, shaped.
-fn one<T: Serialize>(params: &Params, item: &T) -> ApiResult {
+pub(crate) fn one<T: Serialize>(params: &Params, item: &T) -> ApiResult {
     let shape = Shape::of(params);
     Ok(if shape.is_whole() {
         json(item)
@@ -104,7 +106,7 @@ fn one<T: Serialize>(params: &Params, item: &T) -> ApiResult {
 }
 
 /// A page of `items`, each rendered and shaped.
-fn page<T, R: Serialize>(
+pub(crate) fn page<T, R: Serialize>(
     caller: &Caller,
     params: &Params,
     pagination: Pagination,
@@ -119,7 +121,7 @@ fn page<T, R: Serialize>(
     }
 }
 
-fn pagination(ctx: &EventContext, params: &Params) -> Result<Pagination, ApiError> {
+pub(crate) fn pagination(ctx: &EventContext, params: &Params) -> Result<Pagination, ApiError> {
     Pagination::v1(
         params,
         V1_PAGE_SIZE,
@@ -130,7 +132,7 @@ fn pagination(ctx: &EventContext, params: &Params) -> Result<Pagination, ApiErro
 
 /// A sort key of one field.
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
+pub(crate) enum Key {
     Int(Option<i64>),
     Text(String),
 }
@@ -169,13 +171,15 @@ fn first_text(value: &I18n) -> Key {
 
 /// `q`: the value, ignoring case, in any of `texts` (pretalx's
 /// SearchFilter over one field is a case-insensitive "contains").
-fn search<'t>(params: &Params, texts: impl IntoIterator<Item = &'t str>) -> bool {
-    match params.get("q") {
+pub(crate) fn search<'t>(params: &Params, texts: impl IntoIterator<Item = &'t str>) -> bool {
+    matches_q(params.get("q").map(str::to_lowercase).as_deref(), texts)
+}
+
+/// `q` already lower-cased (None: no search).
+pub(crate) fn matches_q<'t>(q: Option<&str>, texts: impl IntoIterator<Item = &'t str>) -> bool {
+    match q {
         None => true,
-        Some(q) => {
-            let q = q.to_lowercase();
-            texts.into_iter().any(|t| t.to_lowercase().contains(&q))
-        }
+        Some(q) => texts.into_iter().any(|t| t.to_lowercase().contains(q)),
     }
 }
 
@@ -540,6 +544,32 @@ pub fn question_option(ctx: EventContext, params: Params, id: &str) -> ApiResult
         &params,
         &V1Renderer::new(&access, params.get("lang")).option(question, index, true),
     )
+}
+
+/// v1's answer to `/talks/{code}/`: a permanent redirect to the
+/// submission, keeping the query.
+pub fn redirect_to_submission(
+    ctx: &EventContext,
+    code: &str,
+    params: &Params,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let mut location = format!(
+        "/api/events/{}/submissions/{}/",
+        ctx.event.event.slug,
+        percent_encoding::utf8_percent_encode(code, percent_encoding::NON_ALPHANUMERIC)
+    );
+    if !params.pairs.is_empty() {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query.extend_pairs(params.pairs.iter());
+        location.push('?');
+        location.push_str(&query.finish());
+    }
+    (
+        axum::http::StatusCode::MOVED_PERMANENTLY,
+        [(axum::http::header::LOCATION, location)],
+    )
+        .into_response()
 }
 
 /// For the legacy dialect, the paths only v1 has do not exist.

@@ -1,0 +1,214 @@
+//! v1 `/submissions/` and `/speakers/` (pretalx-v1.md §2, §6): the same
+//! sets as the legacy lists (`domain::access`), in v1's shapes.
+
+use super::{matches_q, one, page, pagination, search, Key};
+use crate::domain::views_v1::V1Renderer;
+use crate::http::context::EventContext;
+use crate::http::error::ApiError;
+use crate::http::params::{digits_id, Params};
+use crate::http::ApiResult;
+use crate::model::SubmissionState;
+
+/// Every value of a repeatable choice parameter, each checked.
+fn states(params: &mut Params, name: &str) -> Vec<SubmissionState> {
+    let mut states = Vec::new();
+    let mut invalid = Vec::new();
+    for value in params.get_all(name) {
+        match SubmissionState::from_name(value) {
+            Some(state) => states.push(state),
+            None => invalid.push(value.to_string()),
+        }
+    }
+    for value in invalid {
+        params.error(
+            name,
+            format!("Select a valid choice. {value} is not one of the available choices."),
+        );
+    }
+    states
+}
+
+/// An id filter among `known` ids (django-filter's ModelChoiceFilter).
+fn known_id(params: &mut Params, name: &str, known: impl Fn(i64) -> bool) -> Option<i64> {
+    let raw = params.get(name)?.to_string();
+    match digits_id(&raw).filter(|&id| known(id)) {
+        Some(id) => Some(id),
+        None => {
+            params.error(
+                name,
+                format!("Select a valid choice. {raw} is not one of the available choices."),
+            );
+            None
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Filters {
+    states: Vec<SubmissionState>,
+    pending_states: Vec<SubmissionState>,
+    content_locale: Option<String>,
+    submission_type: Option<i64>,
+    track: Option<i64>,
+    is_featured: Option<bool>,
+    q: Option<String>,
+    o: Option<String>,
+}
+
+pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
+    let pagination = pagination(ctx, &params)?;
+    let data = &*ctx.event;
+    let filters = Filters {
+        states: states(&mut params, "state"),
+        pending_states: states(&mut params, "pending_state"),
+        content_locale: params.get("content_locale").map(str::to_string),
+        submission_type: known_id(&mut params, "submission_type", |id| {
+            data.type_index.contains_key(&id)
+        }),
+        track: known_id(&mut params, "track", |id| {
+            data.track_index.contains_key(&id)
+        }),
+        is_featured: params.boolean("is_featured"),
+        q: params.get("q").map(str::to_lowercase),
+        o: params.get("o").map(str::to_string),
+    };
+    params.check()?;
+    let access = ctx.access();
+    let users = &ctx.caller.catalog.users;
+    let subs = &data.event.submissions;
+    let items = ctx.visible_set(&access, "v1-submissions", format!("{filters:?}"), || {
+        let mut items: Vec<_> = access
+            .submission_candidates(false)
+            .iter()
+            .copied()
+            .filter(|&i| access.sees_submission_at(i))
+            .filter(|&i| {
+                let sub = &subs[i];
+                (filters.states.is_empty() || filters.states.contains(&sub.state))
+                    && (filters.pending_states.is_empty()
+                        || sub
+                            .pending_state
+                            .is_some_and(|s| filters.pending_states.contains(&s)))
+                    && filters
+                        .content_locale
+                        .as_ref()
+                        .is_none_or(|l| **l == *sub.content_locale)
+                    && filters
+                        .submission_type
+                        .is_none_or(|t| t == sub.submission_type)
+                    && filters.track.is_none_or(|t| Some(t) == sub.track)
+                    && filters.is_featured.is_none_or(|f| f == sub.is_featured)
+            })
+            .filter(|&i| {
+                // The title and the speakers' names the caller is shown.
+                let anonymised = access.anonymised_at(i, false);
+                let title = crate::domain::views::shown_texts(&subs[i], anonymised).title;
+                let names = subs[i]
+                    .speakers
+                    .iter()
+                    .filter(|_| !anonymised)
+                    .filter_map(|code| users.get(code.as_str()))
+                    .map(|user| user.name.as_str());
+                matches_q(filters.q.as_deref(), std::iter::once(title).chain(names))
+            })
+            .collect();
+        sort(&mut items, filters.o.as_deref(), |i| &subs[i]);
+        items
+    });
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &items, |&i| {
+        renderer.submission(i, users)
+    })
+}
+
+/// `o` for submissions: code, title, state, created or is_featured, `-`
+/// for descending; anything else keeps the order by code.
+fn sort<'s, I: Copy>(
+    items: &mut [I],
+    o: Option<&str>,
+    sub: impl Fn(I) -> &'s crate::model::Submission,
+) {
+    let Some(o) = o else { return };
+    let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
+    let key = |i: I| -> Key {
+        let s = sub(i);
+        match field {
+            "title" => Key::Text(s.title.to_lowercase()),
+            "state" => Key::Text(s.state.as_str().to_string()),
+            "created" => Key::Text(s.created.to_rfc3339()),
+            "is_featured" => Key::Int(Some(s.is_featured as i64)),
+            _ => Key::Text(s.code.to_string()),
+        }
+    };
+    if !matches!(
+        field,
+        "code" | "title" | "state" | "created" | "is_featured"
+    ) {
+        return;
+    }
+    items.sort_by(|&a, &b| {
+        let ordering = key(a).cmp(&key(b));
+        if descending {
+            ordering.reverse()
+        } else {
+            ordering
+        }
+    });
+}
+
+pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
+    let access = ctx.access();
+    let position = ctx
+        .event
+        .submission_lookup(code)
+        .filter(|&i| access.sees_submission_at(i))
+        .ok_or(ApiError::NotFound)?;
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    one(
+        &params,
+        &renderer.submission(position, &ctx.caller.catalog.users),
+    )
+}
+
+pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
+    let pagination = pagination(ctx, &params)?;
+    params.check()?;
+    let access = ctx.access();
+    let data = &*ctx.event;
+    let users = &ctx.caller.catalog.users;
+    let orga = access.role == crate::domain::access::Role::Organiser;
+    let q = params.get("q").map(str::to_lowercase);
+    let items = ctx.visible_set(&access, "v1-speakers", format!("{q:?}"), || {
+        access
+            .speaker_candidates()
+            .iter()
+            .copied()
+            .filter(|&p| access.sees_speaker_at(p))
+            .filter(|&p| match users.get(data.event.speakers[p].user.as_str()) {
+                None => false,
+                Some(user) => {
+                    let email = orga.then_some(user.email.as_str());
+                    search(&params, std::iter::once(user.name.as_str()).chain(email))
+                }
+            })
+            .collect()
+    });
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    page(&ctx.caller, &params, pagination, &items, |&p| {
+        renderer.speaker(p, users)
+    })
+}
+
+pub fn speaker(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
+    let access = ctx.access();
+    let profile = ctx
+        .event
+        .profile_lookup(code)
+        .filter(|&p| access.sees_speaker_at(p))
+        .ok_or(ApiError::NotFound)?;
+    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let view = renderer
+        .speaker(profile, &ctx.caller.catalog.users)
+        .ok_or(ApiError::NotFound)?;
+    one(&params, &view)
+}
