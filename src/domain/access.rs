@@ -295,6 +295,16 @@ impl<'a> Access<'a> {
         }
     }
 
+    /// The reviews list of pretalx's v1: organisers, and reviewers whose
+    /// phase shows them every review (`always`); others are refused it.
+    pub fn may_list_reviews(&self) -> bool {
+        match self.role {
+            Role::Organiser => true,
+            Role::Reviewer => self.phase.can_see_other_reviews == OtherReviews::Always,
+            Role::Public => false,
+        }
+    }
+
     /// Whether the review's author is named to the caller.
     pub fn shows_reviewer_name(&self, review: &Review) -> bool {
         self.role == Role::Organiser

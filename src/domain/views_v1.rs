@@ -689,3 +689,211 @@ fn anonymised_data(sub: &Submission) -> String {
     }
     serde_json::Value::Object(fields).to_string()
 }
+
+// ---------------------------------------------------------------------------
+// The schedule: slots and releases
+
+/// One slot of the released schedule: a talk's, or a break.
+#[derive(Clone, Copy)]
+pub enum SlotRef<'a> {
+    Talk {
+        sub: super::catalog::SubmissionIx,
+        index: usize,
+    },
+    Break {
+        index: usize,
+        item: &'a Break,
+    },
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Slot)]
+pub struct SlotView<'a> {
+    pub id: i64,
+    pub room: Option<i64>,
+    #[schema(format = DateTime)]
+    pub start: Option<String>,
+    #[schema(format = DateTime)]
+    pub end: Option<String>,
+    /// The talk's code; null for a break.
+    pub submission: Option<&'a str>,
+    pub schedule: i64,
+    /// A break's text; null for a talk.
+    pub description: Option<Text<'a>>,
+    /// Minutes.
+    pub duration: Option<i64>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_visible: Option<bool>,
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Schedule)]
+pub struct ScheduleView<'a> {
+    pub id: i64,
+    pub version: &'a str,
+    #[schema(format = DateTime)]
+    pub published: Option<String>,
+    /// The detail's fields.
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment: Option<Option<Text<'a>>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<i64>>,
+}
+
+/// The released schedule's id: pretalx's where the dataset has it, else
+/// one derived from the event and the version.
+pub fn schedule_id(event: &Event) -> Option<i64> {
+    let schedule = event.schedule.as_ref()?;
+    Some(derived_id(&[
+        "schedule",
+        &event.slug.to_lowercase(),
+        &schedule.version,
+    ]))
+}
+
+/// A break's id, as the schedule exports give it.
+pub fn break_id(event: &Event, index: usize, item: &Break) -> i64 {
+    item.id
+        .unwrap_or_else(|| derived_id(&["break", &event.slug.to_lowercase(), &index.to_string()]))
+}
+
+impl<'a> V1Renderer<'a> {
+    pub fn slot_id(&self, slot: SlotRef<'a>) -> i64 {
+        let event = &self.access.data.event;
+        match slot {
+            SlotRef::Talk { sub, index } => slot_id(event, &event.submissions[sub], index),
+            SlotRef::Break { index, item } => break_id(event, index, item),
+        }
+    }
+
+    pub fn slot(&self, slot: SlotRef<'a>) -> SlotView<'a> {
+        let data: &'a super::catalog::EventData = self.access.data;
+        let event = &data.event;
+        let orga = self.is_orga();
+        let minutes = |start: &Option<Timestamp>, end: &Option<Timestamp>| match (start, end) {
+            (Some(s), Some(e)) => Some((*e - *s).num_minutes()),
+            _ => None,
+        };
+        match slot {
+            SlotRef::Talk { sub, index } => {
+                let submission = &event.submissions[sub];
+                let item = &submission.slots[index];
+                let end = item.end.or_else(|| {
+                    item.start
+                        .map(|s| s + chrono::Duration::minutes(data.duration(submission)))
+                });
+                SlotView {
+                    id: self.slot_id(slot),
+                    room: item.room,
+                    start: self.opt_dt(&item.start),
+                    end: self.opt_dt(&end),
+                    submission: Some(&submission.code),
+                    schedule: schedule_id(event).unwrap_or_default(),
+                    description: None,
+                    duration: minutes(&item.start, &end),
+                    is_visible: orga.then_some(item.is_visible),
+                }
+            }
+            SlotRef::Break { item, .. } => SlotView {
+                id: self.slot_id(slot),
+                room: item.room,
+                start: Some(self.dt(&item.start)),
+                end: Some(self.dt(&item.end)),
+                submission: None,
+                schedule: schedule_id(event).unwrap_or_default(),
+                description: Some(self.text(&item.description)),
+                duration: minutes(&Some(item.start), &Some(item.end)),
+                is_visible: orga.then_some(true),
+            },
+        }
+    }
+
+    /// The released schedule; `slots` (the detail) with the ids of the
+    /// caller's slots.
+    pub fn schedule(&self, slots: Option<Vec<i64>>) -> Option<ScheduleView<'a>> {
+        let event: &'a Event = &self.access.data.event;
+        let schedule = event.schedule.as_ref()?;
+        let detail = slots.is_some();
+        Some(ScheduleView {
+            id: schedule_id(event)?,
+            version: &schedule.version,
+            published: self.opt_dt(&schedule.published),
+            comment: detail.then_some(None),
+            slots,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Answers and reviews
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Answer)]
+pub struct AnswerView<'a> {
+    pub id: i64,
+    pub question: i64,
+    pub answer: &'a str,
+    pub answer_file: Option<&'a str>,
+    pub submission: Option<&'a str>,
+    pub review: Option<i64>,
+    pub person: Option<&'a str>,
+    pub options: &'a [i64],
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Review)]
+pub struct ReviewView<'a> {
+    pub id: i64,
+    pub submission: &'a str,
+    pub text: &'a str,
+    /// A decimal string (`"2.00"`), as pretalx writes it.
+    pub score: Option<String>,
+    pub scores: Vec<i64>,
+    /// The answers the caller may see, always nested.
+    pub answers: Vec<AnswerView<'a>>,
+    /// The reviewer's code, where the caller may know it.
+    pub user: Option<&'a str>,
+}
+
+impl<'a> V1Renderer<'a> {
+    pub fn answer(&self, position: super::catalog::AnswerIx) -> AnswerView<'a> {
+        let data: &'a super::catalog::EventData = self.access.data;
+        let answer = &data.event.answers[position];
+        AnswerView {
+            id: answer.id,
+            question: answer.question,
+            answer: &answer.answer,
+            answer_file: answer.answer_file.as_deref(),
+            submission: answer.submission.as_deref(),
+            review: answer.review,
+            person: answer.person.as_deref(),
+            options: &answer.options,
+        }
+    }
+
+    pub fn review(&self, position: super::catalog::ReviewIx) -> ReviewView<'a> {
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let review = &data.event.reviews[position];
+        ReviewView {
+            id: review.id,
+            submission: &review.submission,
+            text: &review.text,
+            score: review.score.map(|s| format!("{s:.2}")),
+            scores: Vec::new(),
+            answers: data
+                .answers_of_review
+                .of(position)
+                .iter()
+                .filter(|&&a| access.sees_answer_at(a))
+                .map(|&a| self.answer(a))
+                .collect(),
+            user: access
+                .shows_reviewer_name(review)
+                .then_some(review.user.as_str()),
+        }
+    }
+}

@@ -50,6 +50,11 @@ fn same_code(value: &Option<crate::model::ArcStr>, wanted: &Option<String>) -> b
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return ctx
+            .off_workers("v1-answers", params, super::v1::reviews::answers)
+            .await;
+    }
     ctx.off_workers("answers", params, list_now).await
 }
 
@@ -101,7 +106,14 @@ fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
     })
 }
 
-async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    Path((_, id)): Path<(String, String)>,
+    params: Params,
+) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::reviews::answer(&ctx, params, &id);
+    }
     let access = ctx.access();
     let id = path_id(&id)?;
     let answer = ctx

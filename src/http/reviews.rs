@@ -32,6 +32,11 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return ctx
+            .off_workers("v1-reviews", params, super::v1::reviews::reviews)
+            .await;
+    }
     ctx.off_workers("reviews", params, list_now).await
 }
 
@@ -59,7 +64,14 @@ fn list_now(ctx: &EventContext, mut params: Params) -> ApiResult {
         .page(&params, pagination, &items, |&i| renderer.review(i))
 }
 
-async fn detail(ctx: EventContext, Path((_, id)): Path<(String, String)>) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    Path((_, id)): Path<(String, String)>,
+    params: Params,
+) -> ApiResult {
+    if ctx.caller.api == crate::model::ApiVersion::V1 {
+        return super::v1::reviews::review(&ctx, params, &id);
+    }
     let access = ctx.access();
     let id = path_id(&id)?;
     let position = ctx

@@ -809,3 +809,265 @@ async fn v1_has_no_talks_list_and_a_talk_redirects_to_its_submission() {
         "/api/events/mini/submissions/PUB1/?lang=en"
     );
 }
+
+#[tokio::test]
+async fn v1_slots_and_schedules_for_every_role() {
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["schedule"]["breaks"] = json!([{"room": 1, "start": "2026-06-01T12:00:00+02:00",
+                                          "end": "2026-06-01T13:00:00+02:00", "description": {"en": "Lunch"}}]);
+    // A slot not (yet) on the public schedule.
+    event["submissions"][1]["state"] = json!("accepted");
+    event["submissions"][1]["slots"] = json!([{"room": 1, "start": "2026-06-02T10:00:00+02:00",
+                                               "end": "2026-06-02T10:30:00+02:00", "is_visible": false}]);
+    let server = TestServer::start(&[dataset]).await;
+    let schedules = get(&server, None, "/api/events/mini/schedules/", &[V1]).await;
+    assert_eq!(schedules.body["count"], 1, "{}", schedules.text);
+    let schedule = &schedules.body["results"][0];
+    let schedule_id = schedule["id"].as_i64().unwrap();
+    assert_eq!(
+        schedule,
+        &json!({"id": schedule_id, "version": "1.0", "published": "2026-05-01T12:00:00+02:00"})
+    );
+    for token in [None, Some("nobody-token"), Some("rev-token")] {
+        let slots = get(&server, token, "/api/events/mini/slots/", &[V1]).await;
+        let results = slots.body["results"].as_array().unwrap();
+        assert_eq!(
+            results.len(),
+            2,
+            "{token:?}: the talk and the break: {}",
+            slots.text
+        );
+        let talk_id = results[0]["id"].as_i64().unwrap();
+        let break_id = results[1]["id"].as_i64().unwrap();
+        assert_eq!(
+            slots.body["results"],
+            json!([
+                {"id": talk_id, "room": 1, "start": "2026-06-01T10:00:00+02:00", "end": "2026-06-01T10:30:00+02:00",
+                 "submission": "PUB1", "schedule": schedule_id, "description": null, "duration": 30},
+                {"id": break_id, "room": 1, "start": "2026-06-01T12:00:00+02:00", "end": "2026-06-01T13:00:00+02:00",
+                 "submission": null, "schedule": schedule_id, "description": {"en": "Lunch"}, "duration": 60},
+            ]),
+            "{token:?}"
+        );
+        let latest = get(&server, token, "/api/events/mini/schedules/latest/", &[V1]).await;
+        assert_eq!(latest.body["slots"], json!([talk_id, break_id]));
+        assert_eq!(latest.body["comment"], Value::Null);
+        let one = get(
+            &server,
+            token,
+            &format!("/api/events/mini/slots/{talk_id}/"),
+            &[V1],
+        )
+        .await;
+        assert_eq!(one.body, slots.body["results"][0]);
+        let pub1 = get(&server, token, "/api/events/mini/submissions/PUB1/", &[V1]).await;
+        assert_eq!(pub1.body["slots"], json!([talk_id]));
+    }
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/slots/",
+        &[V1],
+    )
+    .await;
+    let visible: Vec<_> = orga.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["submission"].clone(), s["is_visible"].clone()))
+        .collect();
+    assert_eq!(
+        visible,
+        vec![
+            (json!("PUB1"), json!(true)),
+            (Value::Null, json!(true)),
+            (json!("SUB2"), json!(false))
+        ]
+    );
+    let filtered = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/slots/?is_visible=false",
+        &[V1],
+    )
+    .await;
+    assert_eq!(filtered.body["count"], 1);
+    let by_code = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/slots/?submission=pub1",
+        &[V1],
+    )
+    .await;
+    assert_eq!(by_code.body["count"], 1);
+    let searched = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/slots/?q=secret",
+        &[V1],
+    )
+    .await;
+    assert_eq!(searched.body["results"][0]["submission"], "SUB2");
+    let by_start = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/slots/?o=-start",
+        &[V1],
+    )
+    .await;
+    assert_eq!(by_start.body["results"][0]["submission"], "SUB2");
+    for (query, parameter) in [
+        ("room=9", "room"),
+        ("schedule=1", "schedule"),
+        ("is_visible=maybe", "is_visible"),
+    ] {
+        let reply = get(
+            &server,
+            None,
+            &format!("/api/events/mini/slots/?{query}"),
+            &[V1],
+        )
+        .await;
+        assert_eq!(reply.status, 400, "{query}");
+        assert!(
+            reply.body.get(parameter).is_some(),
+            "{query}: {}",
+            reply.text
+        );
+    }
+    assert_eq!(
+        get(&server, None, "/api/events/mini/schedules/wip/", &[V1])
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        get(&server, None, "/api/events/mini/slots/1/", &[V1])
+            .await
+            .status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn v1_answers_are_for_organisers_and_reviews_for_those_who_see_them_all() {
+    let server = TestServer::start(&[submissions_dataset()]).await;
+    let answers = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/answers/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        answers.body["results"],
+        json!([
+            {"id": 5, "question": 1, "answer": "Beginner", "answer_file": null, "submission": "PUB1",
+             "review": null, "person": null, "options": [10]},
+            {"id": 6, "question": 2, "answer": "secret", "answer_file": null, "submission": "PUB1",
+             "review": null, "person": null, "options": []},
+        ])
+    );
+    let filtered = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/answers/?question=2&q=SEC",
+        &[V1],
+    )
+    .await;
+    assert_eq!(filtered.body["count"], 1);
+    assert_eq!(
+        get(
+            &server,
+            Some("orga-token"),
+            "/api/events/mini/answers/6/",
+            &[V1]
+        )
+        .await
+        .body["id"],
+        6
+    );
+    assert_eq!(
+        get(&server, None, "/api/events/mini/answers/", &[V1])
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/answers/",
+            &[V1]
+        )
+        .await
+        .status,
+        403
+    );
+    assert_eq!(
+        get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/answers/5/",
+            &[V1]
+        )
+        .await
+        .status,
+        403
+    );
+
+    let review = json!({"id": 7, "submission": "SUB2", "text": "Good", "score": "2.00", "scores": [],
+                        "answers": [], "user": "REV"});
+    let reviews = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/reviews/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(reviews.body["results"], json!([review]));
+    assert_eq!(
+        get(
+            &server,
+            Some("orga-token"),
+            "/api/events/mini/reviews/7/",
+            &[V1]
+        )
+        .await
+        .body,
+        review
+    );
+    let by_user = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/reviews/?user=rev&submission=sub2",
+        &[V1],
+    )
+    .await;
+    assert_eq!(by_user.body["count"], 1);
+    // The default phase shows reviewers other reviews only after their own.
+    assert_eq!(
+        get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/reviews/",
+            &[V1]
+        )
+        .await
+        .status,
+        403
+    );
+    assert_eq!(
+        get(&server, None, "/api/events/mini/reviews/", &[V1])
+            .await
+            .status,
+        401
+    );
+    let mut dataset = submissions_dataset();
+    dataset["events"][0]["review_phase"] =
+        json!({"name": "Open", "can_see_other_reviews": "always"});
+    let open = TestServer::start(&[dataset]).await;
+    let mine = get(&open, Some("rev-token"), "/api/events/mini/reviews/", &[V1]).await;
+    assert_eq!(mine.body["count"], 1, "{}", mine.text);
+}

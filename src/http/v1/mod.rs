@@ -5,8 +5,8 @@
 //! lives here too: its pagination, `o` (ordering), `q`, `fields`, `omit`
 //! and `lang`.
 //!
-//! Served so far: events, submissions, speakers, rooms, tracks,
-//! submission types, tags, questions and question options. The other v1 endpoints answer 404 for
+//! Served: events, submissions, speakers, slots, schedules, rooms, tracks,
+//! submission types, tags, questions, question options, answers and reviews. The other v1 endpoints answer 404 for
 //! v1 requests (docs/api.md, "The versioned API").
 
 use axum::extract::Path;
@@ -21,6 +21,8 @@ use crate::domain::access::{Access, Role};
 use crate::domain::views_v1::{self as views, V1Renderer};
 use crate::model::{I18n, Question, QuestionTarget, QuestionVariant};
 
+pub mod reviews;
+pub mod schedule;
 pub mod submissions;
 
 /// Rooms page by `limit` and `offset` only, 100 at a time.
@@ -191,7 +193,7 @@ fn boolean(params: &mut Params, name: &str) -> Option<bool> {
 
 /// Anonymous callers are asked to authenticate, others are refused (as
 /// pretalx answers for what a role may not read).
-fn refused(caller: &Caller) -> ApiError {
+pub(crate) fn refused(caller: &Caller) -> ApiError {
     if caller.user_code.is_none() {
         ApiError::NotAuthenticated
     } else {
@@ -597,6 +599,46 @@ pub fn endpoints() -> Vec<Endpoint> {
         };
     }
     vec![
+        v1_only!(
+            "/api/events/{event}/slots",
+            "v1 only: the released schedule's slots (talks and breaks) the caller sees",
+            true,
+            views::SlotView<'static>,
+            |ctx: EventContext, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                ctx.off_workers("v1-slots", params, schedule::slots).await
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/slots/{id}",
+            "v1 only: one slot",
+            false,
+            views::SlotView<'static>,
+            |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                schedule::slot(&ctx, params, &id)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/schedules",
+            "v1 only: the released schedule",
+            true,
+            views::ScheduleView<'static>,
+            |ctx: EventContext, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                schedule::schedules(&ctx, params)
+            }
+        ),
+        v1_only!(
+            "/api/events/{event}/schedules/{id}",
+            "v1 only: the released schedule by id, or `latest`, with its slots' ids",
+            false,
+            views::ScheduleView<'static>,
+            |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&ctx.caller)?;
+                schedule::schedule(&ctx, params, &id)
+            }
+        ),
         v1_only!(
             "/api/events/{event}/tracks",
             "v1 only: tracks (organisers; everyone while the schedule is public)",
