@@ -166,11 +166,13 @@ def main():
 
     created = []
 
-    # The reference validator accepts what `confapi demo` generates.
+    # The reference validator accepts what `confapi demo --portable` generates
+    # (the published format, without confapi's extensions such as private
+    # resources, which the reference tools do not know).
     for events, submissions, seed in [(2, 120, 2026), (3, 40, 7), (2, 0, 1), (2, 1, 1), (2, 3, 1)]:
         path = os.path.join(workdir, f"validate-{events}-{submissions}-{seed}.json")
-        subprocess.run([args.binary, "demo", "--events", str(events), "--submissions", str(submissions),
-                        "--seed", str(seed), "-o", path], check=True, capture_output=True)
+        subprocess.run([args.binary, "demo", "--portable", "--events", str(events), "--submissions",
+                        str(submissions), "--seed", str(seed), "-o", path], check=True, capture_output=True)
         result = subprocess.run([sys.executable, VALIDATOR, path], capture_output=True, text=True)
         if result.returncode == 0:
             totals.ok()
@@ -199,7 +201,7 @@ def main():
         # Generated datasets: different seeds and sizes, each on its own server.
         for seed, events, submissions in [(7, 3, 40), (2026, 1, 140)]:
             path = os.path.join(workdir, f"demo-{seed}.json")
-            subprocess.run([args.binary, "demo", "--events", str(events), "--submissions",
+            subprocess.run([args.binary, "demo", "--portable", "--events", str(events), "--submissions",
                             str(submissions), "--seed", str(seed), "-o", path],
                            check=True, capture_output=True)
             server = Server(args.binary, db(f"demo{seed}"), workdir, f"demo-{seed}", datasets=[path])

@@ -218,6 +218,10 @@ enum Command {
         submissions: usize,
         #[arg(long, default_value_t = 2026)]
         seed: u64,
+        /// Only the published dataset format (shared/spec/dataset.md), without
+        /// confapi's extensions (private resources), for tools that know only it.
+        #[arg(long)]
+        portable: bool,
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -529,13 +533,17 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             events,
             submissions,
             seed,
+            portable,
             output,
         } => {
-            let (dataset, logins) = demo::generate(&demo::DemoOptions {
+            let (mut dataset, logins) = demo::generate(&demo::DemoOptions {
                 events,
                 submissions,
                 seed,
             });
+            if portable {
+                demo::portable(&mut dataset);
+            }
             write_json(&dataset::export::Document::new(&dataset), Some(&output))?;
             eprintln!("wrote {} to {}", summary(&dataset), output.display());
             print_logins(&logins);

@@ -61,6 +61,17 @@ pub struct DemoLogin {
     pub token: String,
 }
 
+/// The dataset without confapi's extensions of the published format
+/// (`shared/spec/dataset.md`), for tools that know only that format (its
+/// reference validator and oracle): private resources are left out.
+pub fn portable(dataset: &mut Dataset) {
+    for event in &mut dataset.events {
+        for submission in &mut event.submissions {
+            submission.resources.retain(|r| r.is_public);
+        }
+    }
+}
+
 /// Deterministic: the same options always give the same dataset (use `fastrand::Rng::with_seed`).
 pub fn generate(options: &DemoOptions) -> (Dataset, Vec<DemoLogin>) {
     let mut generator = Generator::new(options.seed);
@@ -2753,6 +2764,19 @@ mod tests {
         assert!(event.submissions.iter().any(|s| s.is_featured));
         assert!(event.submissions.iter().any(|s| s.do_not_record));
         assert!(event.submissions.iter().any(|s| !s.resources.is_empty()));
+        // `portable` leaves the private ones out, and only them.
+        let mut plain = dataset.clone();
+        portable(&mut plain);
+        let count = |d: &Dataset, public: bool| {
+            d.events
+                .iter()
+                .flat_map(|e| &e.submissions)
+                .flat_map(|s| &s.resources)
+                .filter(|r| r.is_public == public)
+                .count()
+        };
+        assert_eq!(count(&plain, false), 0);
+        assert_eq!(count(&plain, true), count(&dataset, true));
         // A talk on the public schedule with a private resource beside a public one.
         assert!(event.submissions.iter().any(|s| {
             s.slots.iter().any(|sl| sl.is_visible)
