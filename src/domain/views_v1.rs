@@ -53,6 +53,91 @@ impl utoipa::PartialSchema for Text<'_> {
 impl utoipa::ToSchema for Text<'_> {}
 
 // ---------------------------------------------------------------------------
+// `expand`
+
+/// What `expand` asks for (pretalx-v1.md §5.3): comma lists, repeated
+/// parameters merged; a dotted name expands its parents too; at most
+/// three levels; unknown names expand nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expansion(Vec<(String, Expansion)>);
+
+impl Expansion {
+    pub const MAX_DEPTH: usize = 3;
+
+    pub fn parse<'v>(values: impl IntoIterator<Item = &'v str>) -> Self {
+        let mut expansion = Expansion::default();
+        for path in values.into_iter().flat_map(|v| v.split(',')) {
+            let names: Vec<&str> = path.trim().split('.').collect();
+            if names.iter().any(|n| n.is_empty()) {
+                continue;
+            }
+            let mut at = &mut expansion;
+            for name in names.into_iter().take(Self::MAX_DEPTH) {
+                let index = match at.0.iter().position(|(n, _)| n == name) {
+                    Some(i) => i,
+                    None => {
+                        at.0.push((name.to_string(), Expansion::default()));
+                        at.0.len() - 1
+                    }
+                };
+                at = &mut at.0[index].1;
+            }
+        }
+        expansion
+    }
+
+    /// The expansion below `name`, when `name` is expanded.
+    pub fn get(&self, name: &str) -> Option<&Expansion> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, e)| e)
+    }
+}
+
+/// A related object: its id, or with `expand` the object.
+#[derive(DeriveSerialize)]
+#[serde(untagged)]
+pub enum Ref<I, T> {
+    Id(I),
+    Object(T),
+}
+
+/// Related objects: their ids, or with `expand` the objects.
+#[derive(DeriveSerialize)]
+#[serde(untagged)]
+pub enum Refs<I, T> {
+    Ids(Vec<I>),
+    Objects(Vec<T>),
+}
+
+fn reference_schema(
+    description: &str,
+    list: bool,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+    let one = OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Integer))
+        .item(ObjectBuilder::new().schema_type(Type::String))
+        .item(ObjectBuilder::new().schema_type(Type::Object));
+    if list {
+        ArrayBuilder::new()
+            .items(one)
+            .description(Some(description))
+            .into()
+    } else {
+        one.description(Some(description)).into()
+    }
+}
+
+/// The schema of a `Ref` field (`#[schema(schema_with = one_ref)]`).
+fn one_ref() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    reference_schema("An id or code; with `expand`, the object", false)
+}
+
+/// The schema of a `Refs` field.
+fn many_refs() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    reference_schema("Ids or codes; with `expand`, the objects", true)
+}
+
+// ---------------------------------------------------------------------------
 // Events
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -216,7 +301,10 @@ pub struct QuestionView<'a> {
     pub position: i64,
     pub tracks: Vec<i64>,
     pub submission_types: Vec<i64>,
-    pub options: Options<'a>,
+    /// Left out where the question is nested in an answer.
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub options: Option<Options<'a>>,
     pub min_length: Option<i64>,
     pub max_length: Option<i64>,
     pub min_number: Option<&'a str>,
@@ -245,18 +333,49 @@ pub struct QuestionView<'a> {
 }
 
 /// Renders v1 objects for one caller in one event.
+#[derive(Clone, Copy)]
 pub struct V1Renderer<'a> {
     pub access: &'a Access<'a>,
+    pub users: &'a super::catalog::Users,
     /// `lang`, when the event offers it.
     pub lang: Option<&'a str>,
+    /// What to expand below the objects this renders.
+    pub expand: &'a Expansion,
+    /// Expanded objects show the public field set whatever the caller's
+    /// role (what they show still follows the caller's rights).
+    nested: bool,
 }
 
+static NOTHING: Expansion = Expansion(Vec::new());
+
 impl<'a> V1Renderer<'a> {
-    pub fn new(access: &'a Access<'a>, lang: Option<&'a str>) -> Self {
+    pub fn new(
+        access: &'a Access<'a>,
+        users: &'a super::catalog::Users,
+        lang: Option<&'a str>,
+    ) -> Self {
         V1Renderer {
             access,
+            users,
             lang: lang_of(&access.data.event, lang),
+            expand: &NOTHING,
+            nested: false,
         }
+    }
+
+    /// The same renderer, expanding `expand` below its objects.
+    pub fn expanding(self, expand: &'a Expansion) -> Self {
+        V1Renderer { expand, ..self }
+    }
+
+    /// The renderer of the objects `name` refers to, when `name` is expanded.
+    fn child(&self, name: &str) -> Option<V1Renderer<'a>> {
+        let expand = self.expand.get(name)?;
+        Some(V1Renderer {
+            expand,
+            nested: true,
+            ..*self
+        })
     }
 
     fn text(&self, value: &'a I18n) -> Text<'a> {
@@ -274,8 +393,9 @@ impl<'a> V1Renderer<'a> {
         value.as_ref().map(|v| self.dt(v))
     }
 
+    /// The organiser field set: organisers' own objects, not nested ones.
     fn is_orga(&self) -> bool {
-        self.access.role == Role::Organiser
+        self.access.role == Role::Organiser && !self.nested
     }
 
     fn availabilities(&self, list: &[Availability]) -> Vec<AvailabilityView> {
@@ -378,7 +498,7 @@ impl<'a> V1Renderer<'a> {
             position: q.position,
             tracks,
             submission_types,
-            options,
+            options: (!self.nested).then_some(options),
             min_length: q.min_length,
             max_length: q.max_length,
             min_number: None,
@@ -405,11 +525,15 @@ pub struct SubmissionView<'a> {
     pub code: &'a str,
     pub title: &'a str,
     /// Speaker codes (none where the submission is anonymised for the caller).
-    pub speakers: Vec<&'a str>,
-    pub submission_type: i64,
-    pub track: Option<i64>,
+    #[schema(schema_with = many_refs)]
+    pub speakers: Refs<&'a str, SpeakerView<'a>>,
+    #[schema(schema_with = one_ref)]
+    pub submission_type: Ref<i64, SubmissionTypeView<'a>>,
+    #[schema(schema_with = one_ref)]
+    pub track: Option<Ref<i64, TrackView<'a>>>,
     /// Tag ids: the public ones for the public, all for organisers and reviewers.
-    pub tags: Vec<i64>,
+    #[schema(schema_with = many_refs)]
+    pub tags: Refs<i64, TagView<'a>>,
     pub state: SubmissionState,
     #[serde(rename = "abstract")]
     pub abstract_: &'a str,
@@ -420,12 +544,17 @@ pub struct SubmissionView<'a> {
     pub do_not_record: bool,
     pub image: Option<&'a str>,
     /// Ids of the resources the caller may see.
-    pub resources: Vec<i64>,
+    #[schema(schema_with = many_refs)]
+    pub resources: Refs<i64, ResourceView<'a>>,
     /// Ids of the submission's slots in the released schedule (the visible
-    /// ones; organisers all).
-    pub slots: Vec<i64>,
+    /// ones; organisers all); left out where nested in a slot.
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = many_refs)]
+    pub slots: Option<Refs<i64, SlotView<'a>>>,
     /// Ids of the answers the caller may see.
-    pub answers: Vec<i64>,
+    #[schema(schema_with = many_refs)]
+    pub answers: Refs<i64, AnswerView<'a>>,
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_state: Option<Option<SubmissionState>>,
@@ -466,11 +595,14 @@ pub struct SpeakerView<'a> {
     pub code: &'a str,
     pub name: &'a str,
     pub biography: &'a str,
-    /// Codes of the speaker's submissions the caller sees with names.
-    pub submissions: Vec<&'a str>,
+    /// Codes of the speaker's submissions the caller sees with names
+    /// (nested in a submission: none, unless expanded).
+    #[schema(schema_with = many_refs)]
+    pub submissions: Refs<&'a str, SubmissionView<'a>>,
     /// `""` when the speaker has none.
     pub avatar_url: &'a str,
-    pub answers: Vec<i64>,
+    #[schema(schema_with = many_refs)]
+    pub answers: Refs<i64, AnswerView<'a>>,
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<&'a str>,
@@ -489,6 +621,14 @@ pub struct SpeakerView<'a> {
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_notes: Option<&'a str>,
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Resource)]
+pub struct ResourceView<'a> {
+    pub id: i64,
+    pub resource: &'a str,
+    pub description: &'a str,
 }
 
 /// A resource's id: pretalx's where the dataset has it, else one derived
@@ -530,15 +670,26 @@ impl<'a> V1Renderer<'a> {
         position: super::catalog::SubmissionIx,
         users: &'a super::catalog::Users,
     ) -> SubmissionView<'a> {
+        self.submission_in(position, users, true)
+    }
+
+    /// `with_slots`: false where nested in a slot, which leaves them out.
+    fn submission_in(
+        &self,
+        position: super::catalog::SubmissionIx,
+        users: &'a super::catalog::Users,
+        with_slots: bool,
+    ) -> SubmissionView<'a> {
         let access = self.access;
         let data: &'a super::catalog::EventData = access.data;
-        let event = &data.event;
-        let sub = &event.submissions[position];
+        let event: &'a Event = &data.event;
+        let sub: &'a Submission = &event.submissions[position];
         let orga = self.is_orga();
-        let reviewer = access.role == Role::Reviewer;
+        let sees_all = access.role == Role::Organiser;
+        let reviewer = access.role == Role::Reviewer && !self.nested;
         let anonymised = access.anonymised_at(position, false);
         let texts = super::views::shown_texts(sub, anonymised);
-        let speakers = if anonymised {
+        let speaker_codes: Vec<&'a str> = if anonymised {
             Vec::new()
         } else {
             sub.speakers
@@ -547,35 +698,107 @@ impl<'a> V1Renderer<'a> {
                 .map(|code| code.as_str())
                 .collect()
         };
-        let mut tags: Vec<i64> = sub
+        let speakers = match self.child("speakers") {
+            None => Refs::Ids(speaker_codes),
+            Some(mut child) => {
+                // Organisers' expanded speakers keep the organiser fields.
+                child.nested = !sees_all;
+                Refs::Objects(
+                    speaker_codes
+                        .iter()
+                        .filter_map(|code| data.profile_lookup(code))
+                        .filter_map(|p| child.speaker_nested(p, users))
+                        .collect(),
+                )
+            }
+        };
+        let mut tag_ids: Vec<i64> = sub
             .tags
             .iter()
             .copied()
             .filter(|id| access.sees_tags() || data.tag(*id).is_some_and(|t| t.is_public))
             .collect();
-        tags.sort_unstable();
-        let resources = sub
+        tag_ids.sort_unstable();
+        let tags = match self.child("tags") {
+            None => Refs::Ids(tag_ids),
+            Some(child) => Refs::Objects(
+                tag_ids
+                    .iter()
+                    .filter_map(|id| data.tag(*id))
+                    .map(|t| child.tag(t))
+                    .collect(),
+            ),
+        };
+        let shown_resources = sub
             .resources
             .iter()
             .enumerate()
-            .filter(|(_, r)| access.sees_resource(r))
-            .map(|(i, _)| resource_id(event, sub, i))
-            .collect();
-        let slots = if event.schedule.is_some() {
+            .filter(|(_, r)| access.sees_resource(r));
+        let resources = match self.child("resources") {
+            None => Refs::Ids(
+                shown_resources
+                    .map(|(i, _)| resource_id(event, sub, i))
+                    .collect(),
+            ),
+            Some(_) => Refs::Objects(
+                shown_resources
+                    .map(|(i, r)| ResourceView {
+                        id: resource_id(event, sub, i),
+                        resource: &r.resource,
+                        description: &r.description,
+                    })
+                    .collect(),
+            ),
+        };
+        let slot_indexes: Vec<usize> = if event.schedule.is_some() {
             (0..sub.slots.len())
-                .filter(|&i| orga || sub.slots[i].is_visible)
-                .map(|i| slot_id(event, sub, i))
+                .filter(|&i| sees_all || sub.slots[i].is_visible)
                 .collect()
         } else {
             Vec::new()
         };
-        let answers = data
+        let slots = with_slots.then(|| match self.child("slots") {
+            None => Refs::Ids(
+                slot_indexes
+                    .iter()
+                    .map(|&i| slot_id(event, sub, i))
+                    .collect(),
+            ),
+            Some(child) => Refs::Objects(
+                slot_indexes
+                    .iter()
+                    .map(|&index| {
+                        child.slot_nested(SlotRef::Talk {
+                            sub: position,
+                            index,
+                        })
+                    })
+                    .collect(),
+            ),
+        });
+        let answer_positions = data
             .answers_of_submission
             .of(position)
             .iter()
-            .filter(|&&a| access.sees_answer_at(a))
-            .map(|&a| event.answers[a].id)
-            .collect();
+            .copied()
+            .filter(|&a| access.sees_answer_at(a));
+        let answers = match self.child("answers") {
+            None => Refs::Ids(answer_positions.map(|a| event.answers[a].id).collect()),
+            Some(child) => Refs::Objects(answer_positions.map(|a| child.answer(a)).collect()),
+        };
+        let submission_type = match (
+            self.child("submission_type"),
+            data.submission_type(sub.submission_type),
+        ) {
+            (Some(child), Some(kind)) => Ref::Object(child.submission_type(kind)),
+            _ => Ref::Id(sub.submission_type),
+        };
+        let track = sub
+            .track
+            .map(|id| match (self.child("track"), data.track(id)) {
+                (Some(child), Some(track)) => Ref::Object(child.track(track)),
+                _ => Ref::Id(id),
+            });
         let reviews: Vec<super::catalog::ReviewIx> = if orga || reviewer {
             data.reviews_of_submission
                 .of(position)
@@ -596,8 +819,8 @@ impl<'a> V1Renderer<'a> {
             code: &sub.code,
             title: texts.title,
             speakers,
-            submission_type: sub.submission_type,
-            track: sub.track,
+            submission_type,
+            track,
             tags,
             state: sub.state,
             abstract_: texts.abstract_,
@@ -636,27 +859,71 @@ impl<'a> V1Renderer<'a> {
         position: super::catalog::ProfileIx,
         users: &'a super::catalog::Users,
     ) -> Option<SpeakerView<'a>> {
+        self.speaker_in(position, users, false)
+    }
+
+    /// A speaker expanded in a submission: their submissions and answers
+    /// are empty lists unless expanded too (as pretalx shows them).
+    fn speaker_nested(
+        &self,
+        position: super::catalog::ProfileIx,
+        users: &'a super::catalog::Users,
+    ) -> Option<SpeakerView<'a>> {
+        self.speaker_in(position, users, true)
+    }
+
+    fn speaker_in(
+        &self,
+        position: super::catalog::ProfileIx,
+        users: &'a super::catalog::Users,
+        nested: bool,
+    ) -> Option<SpeakerView<'a>> {
         let access = self.access;
         let data: &'a super::catalog::EventData = access.data;
         let profile = &data.event.speakers[position];
         let user = users.get(profile.user.as_str())?;
         let orga = self.is_orga();
+        let submissions = match self.child("submissions") {
+            Some(child) => Refs::Objects(
+                data.profile_submissions
+                    .of(position)
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        let code = &data.event.submissions[i].code;
+                        access
+                            .named_submissions_of(position)
+                            .any(|s| s.code == *code)
+                    })
+                    .map(|i| child.submission(i, users))
+                    .collect(),
+            ),
+            None if nested => Refs::Ids(Vec::new()),
+            None => Refs::Ids(
+                access
+                    .named_submissions_of(position)
+                    .map(|s| s.code.as_str())
+                    .collect(),
+            ),
+        };
+        let answer_positions = data
+            .answers_of_person
+            .of(position)
+            .iter()
+            .copied()
+            .filter(|&a| access.sees_answer_at(a));
+        let answers = match self.child("answers") {
+            Some(child) => Refs::Objects(answer_positions.map(|a| child.answer(a)).collect()),
+            None if nested => Refs::Ids(Vec::new()),
+            None => Refs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
+        };
         Some(SpeakerView {
             code: &user.code,
             name: &user.name,
             biography: &profile.biography,
-            submissions: access
-                .named_submissions_of(position)
-                .map(|s| s.code.as_str())
-                .collect(),
+            submissions,
             avatar_url: user.avatar.as_deref().unwrap_or(""),
-            answers: data
-                .answers_of_person
-                .of(position)
-                .iter()
-                .filter(|&&a| access.sees_answer_at(a))
-                .map(|&a| data.event.answers[a].id)
-                .collect(),
+            answers,
             email: orga.then_some(user.email.as_str()),
             timezone: orga.then_some(user.timezone.as_str()),
             locale: orga.then_some(user.locale.as_str()),
@@ -710,14 +977,22 @@ pub enum SlotRef<'a> {
 #[schema(as = v1::Slot)]
 pub struct SlotView<'a> {
     pub id: i64,
-    pub room: Option<i64>,
+    #[schema(schema_with = one_ref)]
+    pub room: Option<Ref<i64, RoomView<'a>>>,
     #[schema(format = DateTime)]
     pub start: Option<String>,
     #[schema(format = DateTime)]
     pub end: Option<String>,
-    /// The talk's code; null for a break.
-    pub submission: Option<&'a str>,
-    pub schedule: i64,
+    /// The talk's code, null for a break; left out where nested in its
+    /// submission. Expanded: the submission (without its slots).
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = one_ref)]
+    pub submission: Option<Option<Ref<&'a str, Box<SubmissionView<'a>>>>>,
+    /// Left out where nested in a submission.
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<i64>,
     /// A break's text; null for a talk.
     pub description: Option<Text<'a>>,
     /// Minutes.
@@ -770,6 +1045,15 @@ impl<'a> V1Renderer<'a> {
     }
 
     pub fn slot(&self, slot: SlotRef<'a>) -> SlotView<'a> {
+        self.slot_in(slot, false)
+    }
+
+    /// A slot expanded in its submission: without `submission` and `schedule`.
+    fn slot_nested(&self, slot: SlotRef<'a>) -> SlotView<'a> {
+        self.slot_in(slot, true)
+    }
+
+    fn slot_in(&self, slot: SlotRef<'a>, nested: bool) -> SlotView<'a> {
         let data: &'a super::catalog::EventData = self.access.data;
         let event = &data.event;
         let orga = self.is_orga();
@@ -785,13 +1069,19 @@ impl<'a> V1Renderer<'a> {
                     item.start
                         .map(|s| s + chrono::Duration::minutes(data.duration(submission)))
                 });
+                let shown = match self.child("submission") {
+                    None => Ref::Id(submission.code.as_str()),
+                    Some(child) => {
+                        Ref::Object(Box::new(child.submission_in(sub, self.users, false)))
+                    }
+                };
                 SlotView {
                     id: self.slot_id(slot),
-                    room: item.room,
+                    room: self.room_ref(item.room),
                     start: self.opt_dt(&item.start),
                     end: self.opt_dt(&end),
-                    submission: Some(&submission.code),
-                    schedule: schedule_id(event).unwrap_or_default(),
+                    submission: (!nested).then_some(Some(shown)),
+                    schedule: (!nested).then(|| schedule_id(event).unwrap_or_default()),
                     description: None,
                     duration: minutes(&item.start, &end),
                     is_visible: orga.then_some(item.is_visible),
@@ -799,16 +1089,25 @@ impl<'a> V1Renderer<'a> {
             }
             SlotRef::Break { item, .. } => SlotView {
                 id: self.slot_id(slot),
-                room: item.room,
+                room: self.room_ref(item.room),
                 start: Some(self.dt(&item.start)),
                 end: Some(self.dt(&item.end)),
-                submission: None,
-                schedule: schedule_id(event).unwrap_or_default(),
+                submission: (!nested).then_some(None),
+                schedule: (!nested).then(|| schedule_id(event).unwrap_or_default()),
                 description: Some(self.text(&item.description)),
                 duration: minutes(&Some(item.start), &Some(item.end)),
                 is_visible: orga.then_some(true),
             },
         }
+    }
+
+    /// A room id, or the room where `room` is expanded.
+    fn room_ref(&self, room: Option<i64>) -> Option<Ref<i64, RoomView<'a>>> {
+        let id = room?;
+        Some(match (self.child("room"), self.access.data.room(id)) {
+            (Some(child), Some(room)) => Ref::Object(child.room(room)),
+            _ => Ref::Id(id),
+        })
     }
 
     /// The released schedule; `slots` (the detail) with the ids of the
@@ -834,13 +1133,15 @@ impl<'a> V1Renderer<'a> {
 #[schema(as = v1::Answer)]
 pub struct AnswerView<'a> {
     pub id: i64,
-    pub question: i64,
+    #[schema(schema_with = one_ref)]
+    pub question: Ref<i64, Box<QuestionView<'a>>>,
     pub answer: &'a str,
     pub answer_file: Option<&'a str>,
     pub submission: Option<&'a str>,
     pub review: Option<i64>,
     pub person: Option<&'a str>,
-    pub options: &'a [i64],
+    #[schema(schema_with = many_refs)]
+    pub options: Refs<i64, OptionView<'a>>,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -862,15 +1163,29 @@ impl<'a> V1Renderer<'a> {
     pub fn answer(&self, position: super::catalog::AnswerIx) -> AnswerView<'a> {
         let data: &'a super::catalog::EventData = self.access.data;
         let answer = &data.event.answers[position];
+        let question = data.question(answer.question);
         AnswerView {
             id: answer.id,
-            question: answer.question,
+            question: match (self.child("question"), question) {
+                (Some(child), Some(q)) => Ref::Object(Box::new(child.question(q))),
+                _ => Ref::Id(answer.question),
+            },
             answer: &answer.answer,
             answer_file: answer.answer_file.as_deref(),
             submission: answer.submission.as_deref(),
             review: answer.review,
             person: answer.person.as_deref(),
-            options: &answer.options,
+            options: match (self.child("options"), question) {
+                (Some(child), Some(q)) => Refs::Objects(
+                    answer
+                        .options
+                        .iter()
+                        .filter_map(|id| q.options.iter().position(|o| o.id == *id))
+                        .map(|i| child.option(q, i, false))
+                        .collect(),
+                ),
+                _ => Refs::Ids(answer.options.to_vec()),
+            },
         }
     }
 

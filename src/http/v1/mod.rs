@@ -201,6 +201,11 @@ pub(crate) fn refused(caller: &Caller) -> ApiError {
     }
 }
 
+/// `expand`, every value of the parameter.
+pub(crate) fn expansion(params: &Params) -> views::Expansion {
+    views::Expansion::parse(params.get_all("expand"))
+}
+
 /// A numeric id in a path; anything else is not found.
 fn path_id(segment: &str) -> Result<i64, ApiError> {
     digits_id(segment).ok_or(ApiError::NotFound)
@@ -290,7 +295,7 @@ pub fn rooms(ctx: EventContext, mut params: Params) -> ApiResult {
             ("capacity", |r| Key::Int(r.capacity)),
         ],
     );
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     page(&ctx.caller, &params, pagination, &rooms, |r| {
         renderer.room(r)
     })
@@ -302,7 +307,7 @@ pub fn room(ctx: EventContext, params: Params, id: &str) -> ApiResult {
     let room = ctx.event.room(path_id(id)?).ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).room(room),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).room(room),
     )
 }
 
@@ -327,7 +332,7 @@ pub fn tracks(ctx: EventContext, mut params: Params) -> ApiResult {
             ("name", |t| first_text(&t.name)),
         ],
     );
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     page(&ctx.caller, &params, pagination, &tracks, |t| {
         renderer.track(t)
     })
@@ -339,7 +344,7 @@ pub fn track(ctx: EventContext, params: Params, id: &str) -> ApiResult {
     let track = ctx.event.track(path_id(id)?).ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).track(track),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).track(track),
     )
 }
 
@@ -365,7 +370,7 @@ pub fn submission_types(ctx: EventContext, mut params: Params) -> ApiResult {
             ("default_duration", |t| Key::Int(Some(t.default_duration))),
         ],
     );
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     page(&ctx.caller, &params, pagination, &kinds, |t| {
         renderer.submission_type(t)
     })
@@ -380,7 +385,8 @@ pub fn submission_type(ctx: EventContext, params: Params, id: &str) -> ApiResult
         .ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).submission_type(kind),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .submission_type(kind),
     )
 }
 
@@ -416,7 +422,7 @@ pub fn tags(ctx: EventContext, mut params: Params) -> ApiResult {
             ("tag", |t| Key::Text(t.tag.to_lowercase())),
         ],
     );
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     page(&ctx.caller, &params, pagination, &tags, |t| renderer.tag(t))
 }
 
@@ -426,7 +432,7 @@ pub fn tag(ctx: EventContext, params: Params, id: &str) -> ApiResult {
     let tag = ctx.event.tag(path_id(id)?).ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).tag(tag),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).tag(tag),
     )
 }
 
@@ -475,7 +481,7 @@ pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
             }),
         ],
     );
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     page(&ctx.caller, &params, pagination, &questions, |q| {
         renderer.question(q)
     })
@@ -490,7 +496,7 @@ pub fn question(ctx: EventContext, params: Params, id: &str) -> ApiResult {
         .ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).question(question),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).question(question),
     )
 }
 
@@ -529,7 +535,7 @@ pub fn question_options(ctx: EventContext, mut params: Params) -> ApiResult {
             ("answer", |(q, i)| first_text(&q.options[*i].answer)),
         ],
     );
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     page(&ctx.caller, &params, pagination, &options, |(q, i)| {
         renderer.option(q, *i, true)
     })
@@ -544,7 +550,8 @@ pub fn question_option(ctx: EventContext, params: Params, id: &str) -> ApiResult
         .ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).option(question, index, true),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .option(question, index, true),
     )
 }
 

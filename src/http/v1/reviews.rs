@@ -70,7 +70,9 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
             });
         }
     }
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &items, |&a| {
         renderer.answer(a)
     })
@@ -89,7 +91,9 @@ pub fn answer(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
         .ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).answer(position),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .expanding(&super::expansion(&params))
+            .answer(position),
     )
 }
 
@@ -157,7 +161,9 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
             });
         }
     }
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &items, |&r| {
         renderer.review(r)
     })
@@ -176,6 +182,8 @@ pub fn review(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
         .ok_or(ApiError::NotFound)?;
     one(
         &params,
-        &V1Renderer::new(&access, params.get("lang")).review(position),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .expanding(&super::expansion(&params))
+            .review(position),
     )
 }

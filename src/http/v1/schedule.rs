@@ -169,7 +169,9 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
             });
         }
     }
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &slots, |slot| {
         renderer.slot(*slot)
     })
@@ -177,7 +179,9 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
 
 pub fn slot(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     let id = digits_id(id).ok_or(ApiError::NotFound)?;
     let slot = visible_slots(&access)
         .into_iter()
@@ -199,7 +203,9 @@ pub fn schedules(ctx: &EventContext, params: Params) -> ApiResult {
     let access = ctx.access();
     sees_schedule(ctx, &access)?;
     let pagination = pagination(ctx, &params)?;
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     let q = params.get("q").map(str::to_lowercase);
     // The data holds one release: the list is it, or nothing.
     let listed: Vec<()> = renderer
@@ -224,7 +230,9 @@ pub fn schedule(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     if id != "latest" && digits_id(id) != Some(current) {
         return Err(ApiError::NotFound);
     }
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     let slots = visible_slots(&access)
         .into_iter()
         .map(|slot| renderer.slot_id(slot))

@@ -115,7 +115,9 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         sort(&mut items, filters.o.as_deref(), |i| &subs[i]);
         items
     });
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &items, |&i| {
         renderer.submission(i, users)
     })
@@ -163,7 +165,9 @@ pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
         .submission_lookup(code)
         .filter(|&i| access.sees_submission_at(i))
         .ok_or(ApiError::NotFound)?;
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     one(
         &params,
         &renderer.submission(position, &ctx.caller.catalog.users),
@@ -193,7 +197,9 @@ pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
             })
             .collect()
     });
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &items, |&p| {
         renderer.speaker(p, users)
     })
@@ -206,7 +212,9 @@ pub fn speaker(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
         .profile_lookup(code)
         .filter(|&p| access.sees_speaker_at(p))
         .ok_or(ApiError::NotFound)?;
-    let renderer = V1Renderer::new(&access, params.get("lang"));
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     let view = renderer
         .speaker(profile, &ctx.caller.catalog.users)
         .ok_or(ApiError::NotFound)?;
