@@ -1046,6 +1046,23 @@ async fn v1_answers_are_for_organisers_and_reviews_for_those_who_see_them_all() 
     )
     .await;
     assert_eq!(by_user.body["count"], 1);
+    // pretalx answers 500 here for a speaker of several submissions.
+    let by_speaker = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/reviews/?speaker=spk2",
+        &[V1],
+    )
+    .await;
+    assert_eq!(by_speaker.body["count"], 1, "{}", by_speaker.text);
+    let none = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/reviews/?speaker=spk1",
+        &[V1],
+    )
+    .await;
+    assert_eq!(none.body["count"], 0);
     // The default phase shows reviewers other reviews only after their own.
     assert_eq!(
         get(

@@ -116,6 +116,9 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
     params.check()?;
     let submission = params.get("submission").map(str::to_lowercase);
     let user = params.get("user").map(str::to_lowercase);
+    // pretalx answers 500 for a speaker of several submissions; here, the
+    // reviews of any submission the speaker is shown in.
+    let speaker = params.get("speaker").map(str::to_lowercase);
     let q = params.get("q").map(str::to_lowercase);
     let data = &*ctx.event;
     let users = &ctx.caller.catalog.users;
@@ -130,6 +133,15 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
                 && user
                     .as_ref()
                     .is_none_or(|code| names_reviewer && review.user.to_lowercase() == *code)
+                && speaker.as_ref().is_none_or(|code| {
+                    data.review_submission[r].is_some_and(|i| {
+                        !access.anonymised_at(i, false)
+                            && data.event.submissions[i]
+                                .speakers
+                                .iter()
+                                .any(|s| s.to_lowercase() == *code)
+                    })
+                })
                 && q.as_ref().is_none_or(|_| {
                     let title =
                         data.review_submission[r].map(|i| data.event.submissions[i].title.as_str());
