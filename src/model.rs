@@ -79,6 +79,11 @@ impl I18n {
     pub fn texts(&self) -> impl Iterator<Item = &str> + Clone {
         self.0.iter().map(|(_, text)| text.as_str())
     }
+
+    /// No translation at all (`{}`).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl Serialize for I18n {
@@ -123,6 +128,26 @@ impl<'de> Deserialize<'de> for I18n {
             }
         }
         deserializer.deserialize_map(I18nVisitor)
+    }
+}
+
+/// A decimal number as text, kept as given (`"1.5"`, `"-2"`, `"0.25"`):
+/// pretalx shows review scores, score weights and a question's number
+/// limits as decimal strings. Validation checks the form
+/// (`-?digits[.digits]`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Decimal(pub String);
+
+impl Decimal {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The value as a float (for comparisons and averages); 0 if the text
+    /// is not a number, which validation rules out.
+    pub fn to_f64(&self) -> f64 {
+        self.0.parse().unwrap_or(0.0)
     }
 }
 
@@ -303,9 +328,29 @@ pub struct Event {
     /// An IANA time zone name, checked on import.
     pub timezone: String,
     pub locale: String,
+    /// The languages the event is shown in; empty means `[locale]` (the
+    /// default, never written: see [`Event::locales`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub locales: Vec<String>,
+    /// The languages submissions may be in; empty means `[locale]` (see
+    /// [`Event::content_locales`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub content_locales: Vec<String>,
+    /// The organisers' contact address; "" when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub email: String,
     pub show_schedule: bool,
     pub schedule: Option<Schedule>,
+    /// Releases before the current one, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub older_schedules: Vec<ScheduleVersion>,
+    /// The organisers' work-in-progress schedule, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wip_schedule: Option<WipSchedule>,
     pub review_phase: Option<ReviewPhase>,
+    /// What reviewers score submissions on (pretalx's score categories).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub score_categories: Vec<ScoreCategory>,
     pub teams: Vec<Team>,
     pub submission_types: Vec<SubmissionType>,
     pub tracks: Vec<Track>,
@@ -318,9 +363,36 @@ pub struct Event {
     pub reviews: Vec<Review>,
     /// `#rrggbb`, for the schedule exports.
     pub primary_color: Option<String>,
+    /// Absolute URLs of the event's logo and header image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header_image: Option<String>,
+    /// The event's own domain (an absolute URL), if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_domain: Option<String>,
 }
 
 impl Event {
+    /// The languages the event is shown in (`locales`, else `[locale]`).
+    pub fn locales(&self) -> &[String] {
+        if self.locales.is_empty() {
+            std::slice::from_ref(&self.locale)
+        } else {
+            &self.locales
+        }
+    }
+
+    /// The languages submissions may be in (`content_locales`, else
+    /// `[locale]`).
+    pub fn content_locales(&self) -> &[String] {
+        if self.content_locales.is_empty() {
+            std::slice::from_ref(&self.locale)
+        } else {
+            &self.content_locales
+        }
+    }
+
     /// Makes equal codes and texts of the event's many small records share
     /// one string each: 100,000 submissions come with some 1.7 million of
     /// them, mostly a few hundred thousand distinct codes said again.
@@ -380,11 +452,59 @@ impl SharedStrings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Schedule {
+    /// Primary key upstream; one id space with the other schedules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
     pub version: String,
     #[serde(with = "timestamp::option")]
     pub published: Option<Timestamp>,
+    /// The organisers' release note.
+    #[serde(default, skip_serializing_if = "I18n::is_empty")]
+    pub comment: I18n,
     /// Its visible breaks (slots without a submission).
     pub breaks: Vec<Break>,
+}
+
+/// An earlier release of the schedule, with every slot it had.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleVersion {
+    /// Primary key upstream; one id space with the other schedules.
+    pub id: Option<i64>,
+    pub version: String,
+    #[serde(with = "timestamp")]
+    pub published: Timestamp,
+    pub comment: I18n,
+    pub slots: Vec<ScheduleSlot>,
+}
+
+/// The work-in-progress schedule: what the next release would be.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WipSchedule {
+    pub id: Option<i64>,
+    pub comment: I18n,
+    pub slots: Vec<ScheduleSlot>,
+}
+
+/// A slot of an older or the work-in-progress schedule: a submission's
+/// slot, or a break (no submission).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleSlot {
+    /// Primary key upstream; one id space with the slots and breaks of
+    /// every schedule of the event.
+    pub id: Option<i64>,
+    /// The submission's code; none for a break.
+    pub submission: Option<ArcStr>,
+    pub room: Option<i64>,
+    #[serde(with = "timestamp::option")]
+    pub start: Option<Timestamp>,
+    #[serde(with = "timestamp::option")]
+    pub end: Option<Timestamp>,
+    pub is_visible: bool,
+    /// A break's text.
+    pub description: I18n,
 }
 
 /// A break in the released schedule.
@@ -434,6 +554,21 @@ impl Default for ReviewPhase {
     }
 }
 
+/// Something reviewers score (pretalx's `ReviewScoreCategory`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreCategory {
+    pub id: i64,
+    pub name: I18n,
+    pub weight: Decimal,
+    pub required: bool,
+    pub active: bool,
+    /// Track ids; empty means every track.
+    pub limit_tracks: Vec<i64>,
+    /// Left out of the total score.
+    pub is_independent: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Team {
@@ -453,6 +588,15 @@ pub struct SubmissionType {
     pub id: i64,
     pub name: I18n,
     pub default_duration: i64,
+    /// The CfP deadline for this type, where it differs from the event's.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "timestamp::option"
+    )]
+    pub deadline: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub requires_access_code: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -463,6 +607,8 @@ pub struct Track {
     pub color: String,
     pub description: I18n,
     pub position: Option<i64>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub requires_access_code: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -480,6 +626,10 @@ pub struct Availability {
 pub struct Room {
     pub id: i64,
     pub guid: Option<String>,
+    /// What pretalx's v1 API shows as the room's `uuid`; none means
+    /// derived (see [`Room::guid_or_derived`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
     pub name: I18n,
     pub description: I18n,
     pub speaker_info: I18n,
@@ -489,11 +639,15 @@ pub struct Room {
 }
 
 impl Room {
-    /// The room's guid, else a stable one derived from the event and the
-    /// room id (the schedule exports' and v1's `uuid`): one rule for both.
+    /// The room's uuid as pretalx shows it (v1 `uuid`; the schedule
+    /// exports' room `guid`; the legacy API's `guid`): the dataset's `uuid`
+    /// where given (pretalx's own, for a room without a guid), else its
+    /// guid, else a stable one derived from the event and the room id (not
+    /// pretalx's): one rule for all of them.
     pub fn guid_or_derived(&self, event_slug: &str) -> String {
-        match &self.guid {
-            Some(guid) if !guid.is_empty() => guid.clone(),
+        match (&self.uuid, &self.guid) {
+            (Some(uuid), _) if !uuid.is_empty() => uuid.clone(),
+            (_, Some(guid)) if !guid.is_empty() => guid.clone(),
             _ => {
                 let name = format!("confapi:{}:room:{}", event_slug.to_lowercase(), self.id);
                 uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes()).to_string()
@@ -555,6 +709,16 @@ closed_set! {
 pub struct QuestionOption {
     pub id: i64,
     pub answer: I18n,
+    /// None: its index in the question's list (see `position_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+}
+
+impl QuestionOption {
+    /// The option's position, given that it is the `index`-th of its list.
+    pub fn position_at(&self, index: usize) -> i64 {
+        self.position.unwrap_or(index as i64)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -575,6 +739,30 @@ pub struct Question {
     pub contains_personal_data: bool,
     pub min_length: Option<i64>,
     pub max_length: Option<i64>,
+    /// Limits of a number, date or datetime answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_number: Option<Decimal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_number: Option<Decimal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_date: Option<NaiveDate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_date: Option<NaiveDate>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "timestamp::option"
+    )]
+    pub min_datetime: Option<Timestamp>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "timestamp::option"
+    )]
+    pub max_datetime: Option<Timestamp>,
+    /// An absolute URL of the question's icon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
     pub is_public: bool,
     pub is_visible_to_reviewers: bool,
     pub active: bool,
@@ -591,6 +779,12 @@ pub struct SpeakerProfile {
     pub user: ArcStr,
     pub biography: String,
     pub availabilities: Vec<Availability>,
+    /// Checked in at the venue.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub has_arrived: bool,
+    /// The organisers' notes on the speaker.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub internal_notes: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -605,6 +799,9 @@ pub struct Anonymised {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Resource {
+    /// Primary key upstream; unique within the event when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
     pub resource: String,
     pub description: String,
     /// Private resources are for organisers only. Written only when false,
@@ -619,6 +816,10 @@ fn yes() -> bool {
 
 fn is_true(value: &bool) -> bool {
     *value
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -674,6 +875,17 @@ pub struct Submission {
     pub slots: Vec<Slot>,
     /// The submission's primary key upstream, for the schedule exports.
     pub id: Option<i64>,
+    /// Organiser-only: the token that invites co-speakers and the code of
+    /// the submission's review link (pretalx gives every submission both).
+    /// Shared strings: a thin pointer each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation_token: Option<ArcStr>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_code: Option<ArcStr>,
+    /// Organiser-only: the upstream id of the access code the submission
+    /// was made with (pretalx's v1 API shows the id, not the code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_code: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -704,6 +916,23 @@ pub struct Review {
     pub created: Timestamp,
     #[serde(with = "timestamp")]
     pub updated: Timestamp,
+    /// A score per category, at most one per category. A boxed slice: a
+    /// word smaller than a `Vec`, and most reviews have none or a few.
+    #[serde(default, skip_serializing_if = "<[ReviewScore]>::is_empty")]
+    pub scores: Box<[ReviewScore]>,
+}
+
+/// A review's score in one category: pretalx's `ReviewScore`, one of the
+/// values a category offers, so the same `id` always has the same
+/// category, value and label.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewScore {
+    pub id: i64,
+    /// A score category id of the event.
+    pub category: i64,
+    pub value: Decimal,
+    pub label: Option<String>,
 }
 
 /// A stable positive id for a value the dataset does not hold: from 10⁹ to

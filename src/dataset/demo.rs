@@ -1421,6 +1421,8 @@ impl Generator {
                 id: next_id(&mut self.ids.submission_type),
                 name: i18n(en, Some(de)),
                 default_duration,
+                deadline: None,
+                requires_access_code: false,
             })
             .collect()
     }
@@ -1437,6 +1439,7 @@ impl Generator {
                 color: color.to_string(),
                 description: I18n::en(&format!("Talks about {}.", en.to_lowercase())),
                 position: Some(position as i64),
+                requires_access_code: false,
             })
             .collect()
     }
@@ -1465,6 +1468,7 @@ impl Generator {
                     id: next_id(&mut self.ids.room),
                     // The last room was added by hand and has neither guid nor position.
                     guid: (!last).then(|| uuid(&mut self.rng)),
+                    uuid: None,
                     name: i18n(en, Some(de)),
                     description: i18n(description_en, Some(description_de)),
                     speaker_info: if position == 0 {
@@ -1531,12 +1535,20 @@ impl Generator {
                         } else {
                             i18n(en, Some(de))
                         },
+                        position: None,
                     })
                     .collect(),
                 default_answer: template.default_answer.map(str::to_string),
                 contains_personal_data: template.personal_data,
                 min_length: template.min_length,
                 max_length: template.max_length,
+                min_number: None,
+                max_number: None,
+                min_date: None,
+                max_date: None,
+                min_datetime: None,
+                max_datetime: None,
+                icon: None,
                 is_public: template.public,
                 is_visible_to_reviewers: template.visible_to_reviewers,
                 active: template.active,
@@ -1637,8 +1649,10 @@ impl Generator {
             let published = plan.at(plan.first_day() - Duration::days(30), 10 * 60);
             let published = published + Duration::microseconds(self.rng.i64(0..3_600_000_000));
             Schedule {
+                id: None,
                 version: "1.0".to_string(),
                 published: Some(published),
+                comment: I18n::default(),
                 breaks: self.breaks(&plan, &rooms),
             }
         });
@@ -1659,10 +1673,16 @@ impl Generator {
             date_to: plan.days.last().copied(),
             timezone: plan.tz.name().to_string(),
             locale: plan.locale.to_string(),
+            locales: Vec::new(),
+            content_locales: Vec::new(),
+            email: String::new(),
             is_public: plan.kind != EventKind::Private,
             show_schedule: plan.kind != EventKind::HiddenSchedule,
             schedule,
+            older_schedules: Vec::new(),
+            wip_schedule: None,
             review_phase,
+            score_categories: Vec::new(),
             teams,
             submission_types,
             tracks,
@@ -1674,6 +1694,9 @@ impl Generator {
             answers,
             reviews,
             primary_color: (plan.kind == EventKind::Showcase).then(|| "#3AA57C".to_string()),
+            logo: None,
+            header_image: None,
+            custom_domain: None,
             slug: plan.slug,
             name: plan.name,
         }
@@ -1855,6 +1878,9 @@ impl Generator {
             slots: Vec::new(),
             id: Some(next_id(&mut self.ids.submission_pk)),
             code: code.into(),
+            invitation_token: None,
+            access_code: None,
+            review_code: None,
         }
     }
 
@@ -1921,12 +1947,14 @@ impl Generator {
     fn resources(&mut self, slug: &str, code: &str, topic: &str) -> Vec<Resource> {
         let code = code.to_lowercase();
         let mut resources = vec![Resource {
+            id: None,
             resource: format!("https://demo.example/media/{slug}/submissions/{code}/slides.pdf"),
             description: "Slides".to_string(),
             is_public: true,
         }];
         if self.chance(0.4) {
             resources.push(Resource {
+                id: None,
                 resource: format!("https://git.example.org/demo/{}", url_slug(topic)),
                 description: "Source code".to_string(),
                 is_public: true,
@@ -1937,6 +1965,7 @@ impl Generator {
         // the demo stays as it was.
         if code.bytes().map(u32::from).sum::<u32>() % 5 == 0 {
             resources.push(Resource {
+                id: None,
                 resource: format!("https://demo.example/media/{slug}/submissions/{code}/notes.txt"),
                 description: "Notes for the organisers".to_string(),
                 is_public: false,
@@ -2024,6 +2053,8 @@ impl Generator {
             user: self.code_of(user).into(),
             biography,
             availabilities,
+            has_arrived: false,
+            internal_notes: String::new(),
         }
     }
 
@@ -2132,6 +2163,7 @@ impl Generator {
                     score: self.score(),
                     created,
                     updated,
+                    scores: Box::default(),
                 });
             }
         }

@@ -249,6 +249,8 @@ impl<'a> ExportSchedule<'a> {
             .unwrap_or_else(|| derive_int(&["user", code]))
     }
 
+    /// The room's guid: its uuid as pretalx shows it
+    /// ([`Room::guid_or_derived`]).
     pub fn room_guid(&self, room: &Room) -> String {
         room.guid_or_derived(&self.event.slug)
     }

@@ -127,9 +127,15 @@ pub fn event_body(event: &Event) -> String {
         date_to: event.date_to,
         timezone: event.timezone.clone(),
         locale: event.locale.clone(),
+        locales: event.locales.clone(),
+        content_locales: event.content_locales.clone(),
+        email: event.email.clone(),
         show_schedule: event.show_schedule,
         schedule: event.schedule.clone(),
+        older_schedules: event.older_schedules.clone(),
+        wip_schedule: event.wip_schedule.clone(),
         review_phase: event.review_phase.clone(),
+        score_categories: event.score_categories.clone(),
         teams: event.teams.clone(),
         submission_types: Vec::new(),
         tracks: Vec::new(),
@@ -141,6 +147,9 @@ pub fn event_body(event: &Event) -> String {
         answers: Vec::new(),
         reviews: Vec::new(),
         primary_color: event.primary_color.clone(),
+        logo: event.logo.clone(),
+        header_image: event.header_image.clone(),
+        custom_domain: event.custom_domain.clone(),
     };
     body_of(&head)
 }

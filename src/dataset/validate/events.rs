@@ -1,6 +1,7 @@
 //! An event and what it is made of: its settings, the lists every
-//! reference is checked against (`Scope`), teams, submission types, tracks,
-//! rooms and tags.
+//! reference is checked against (`Scope`), its schedules (the current
+//! release, older ones, the work in progress), score categories, teams,
+//! submission types, tracks, rooms and tags.
 
 use super::*;
 
@@ -20,8 +21,20 @@ pub(super) struct Scope {
     pub(super) reviews: HashSet<i64>,
     /// Upstream submission ids → path.
     pub(super) submission_ids: HashMap<i64, String>,
-    /// Upstream slot and break ids (one id space) → path.
+    /// Upstream slot and break ids (one id space, every schedule) → path.
     pub(super) slot_ids: HashMap<i64, String>,
+    /// Upstream resource ids → path.
+    pub(super) resource_ids: HashMap<i64, String>,
+    pub(super) score_categories: HashSet<i64>,
+    /// Review score id → what the first review that gave it said.
+    pub(super) scores: HashMap<i64, ScoreRef>,
+}
+
+/// A review score as first seen: one id is one of a category's values, so
+/// every review that gives the id gives the same category, value and label.
+pub(super) struct ScoreRef {
+    pub(super) score: ReviewScore,
+    pub(super) path: String,
 }
 
 /// What an answer needs to know about its question.
@@ -72,6 +85,15 @@ impl Scope {
 
     pub(super) fn review(&self, cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
         self.id_ref(cx, path, value, "review", &self.reviews)
+    }
+
+    pub(super) fn score_category(
+        &self,
+        cx: &mut Cx,
+        path: &Path<'_>,
+        value: &Value,
+    ) -> Option<i64> {
+        self.id_ref(cx, path, value, "score category", &self.score_categories)
     }
 
     pub(super) fn question<'s>(
@@ -145,6 +167,22 @@ pub(super) fn event(
     }
     let timezone = o.opt(cx, "timezone", "UTC".to_string(), timezone);
     let locale = o.opt_str(cx, "locale", "en");
+    let locales = o.opt(cx, "locales", Vec::new(), |cx, p, v| {
+        languages(cx, p, v, &locale)
+    });
+    if !locales.is_empty() && !locales.contains(&locale) {
+        cx.err(
+            o.at("locales"),
+            format!("must contain the event's locale {}", quote(&locale)),
+        );
+    }
+    let content_locales = o.opt(cx, "content_locales", Vec::new(), |cx, p, v| {
+        languages(cx, p, v, &locale)
+    });
+    let email = o.opt_str(cx, "email", "");
+    let logo = o.opt_url(cx, "logo");
+    let header_image = o.opt_url(cx, "header_image");
+    let custom_domain = o.opt_url(cx, "custom_domain");
     let show_schedule = o.opt_bool(cx, "show_schedule", true);
     let primary_color = o.nullable(cx, "primary_color", |cx, p, v| match v {
         Value::String(s) if is_color(s) => Some(s.clone()),
@@ -159,11 +197,20 @@ pub(super) fn event(
     let has_schedule = o.is_set("schedule");
     // Breaks refer to rooms: they are read once the rooms are known.
     let mut breaks = None;
+    // Schedule ids (current, older, work in progress) → path; versions too.
+    let mut schedule_ids = HashMap::new();
+    let mut versions = HashMap::new();
     let mut schedule = o.nullable(cx, "schedule", |cx, p, v| {
-        let (schedule, raw) = schedule(cx, p, v)?;
+        let (schedule, raw) = schedule(cx, &mut schedule_ids, p, v)?;
         breaks = raw;
         Some(schedule)
     });
+    if let Some(schedule) = &schedule {
+        versions.insert(
+            schedule.version.clone(),
+            o.at("schedule").key("version").to_string(),
+        );
+    }
     let review_phase = o.nullable(cx, "review_phase", review_phase);
 
     let mut scope = Scope {
@@ -175,6 +222,9 @@ pub(super) fn event(
         submission_type(cx, &mut scope, p, v)
     });
     let tracks = o.list(cx, "tracks", |cx, p, v| track(cx, &mut scope, p, v));
+    let score_categories = o.list(cx, "score_categories", |cx, p, v| {
+        score_category(cx, &mut scope, p, v)
+    });
     let rooms = o.list(cx, "rooms", |cx, p, v| room(cx, &mut scope, p, v));
     let mut tag_names = HashMap::new();
     let tags = o.list(cx, "tags", |cx, p, v| {
@@ -197,6 +247,25 @@ pub(super) fn event(
             schedule_break(cx, &mut scope, p, v)
         });
     }
+    // The history refers to submissions and rooms.
+    let older_given = o
+        .map
+        .get("older_schedules")
+        .and_then(Value::as_array)
+        .is_some_and(|s| !s.is_empty());
+    if older_given && !has_schedule {
+        let place = scope.place.trim_start_matches("in ");
+        cx.err(
+            o.at("older_schedules"),
+            format!("{place} has no released schedule, so no older releases are allowed"),
+        );
+    }
+    let older_schedules = o.list(cx, "older_schedules", |cx, p, v| {
+        schedule_version(cx, &mut scope, (&mut schedule_ids, &mut versions), p, v)
+    });
+    let wip_schedule = o.nullable(cx, "wip_schedule", |cx, p, v| {
+        wip_schedule(cx, &mut scope, &mut schedule_ids, p, v)
+    });
     o.finish(cx);
 
     Some(Event {
@@ -207,9 +276,15 @@ pub(super) fn event(
         date_to,
         timezone,
         locale,
+        locales,
+        content_locales,
+        email,
         show_schedule,
         schedule,
+        older_schedules,
+        wip_schedule,
         review_phase,
+        score_categories,
         teams,
         submission_types,
         tracks,
@@ -221,7 +296,22 @@ pub(super) fn event(
         answers,
         reviews,
         primary_color,
+        logo,
+        header_image,
+        custom_domain,
     })
+}
+
+/// `locales`, `content_locales`: language codes, at least one, none twice.
+/// The default, `[locale]`, is kept as `[]`, which is not written back.
+fn languages(cx: &mut Cx, path: &Path<'_>, value: &Value, locale: &str) -> Option<Vec<String>> {
+    let codes = list_of(cx, path, value, language);
+    if value.as_array().is_some_and(Vec::is_empty) {
+        cx.err(path, "must not be empty (leave it out for the default)");
+        return None;
+    }
+    no_duplicates(cx, path, &codes, "language");
+    Some(if codes == [locale] { Vec::new() } else { codes })
 }
 
 fn is_color(s: &str) -> bool {
@@ -231,26 +321,124 @@ fn is_color(s: &str) -> bool {
 /// The schedule, and its `breaks` unread (they need the event's rooms).
 pub(super) fn schedule<'v>(
     cx: &mut Cx,
+    schedule_ids: &mut HashMap<i64, String>,
     path: &Path<'_>,
     v: &'v Value,
 ) -> Option<(Schedule, Option<&'v Value>)> {
     let mut o = Obj::open(cx, path, v)?;
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, schedule_ids, "schedule id")
+    });
     let version = o.req(cx, "version", string);
     if version.as_deref() == Some("") {
         cx.err(o.at("version"), "must not be empty");
     }
     // Required and not null: a released schedule has a publication time.
     let published = o.req(cx, "published", datetime);
+    let comment = o.i18n(cx, "comment");
     let breaks = o.opt(cx, "breaks", None, |_, _, v| Some(Some(v)));
     o.finish(cx);
     Some((
         Schedule {
+            id,
             version: version.unwrap_or_default(),
             published,
+            comment,
             breaks: Vec::new(),
         },
         breaks,
     ))
+}
+
+/// An earlier release: a version no other schedule of the event has.
+pub(super) fn schedule_version(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    (schedule_ids, versions): (&mut HashMap<i64, String>, &mut HashMap<String, String>),
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<ScheduleVersion> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, schedule_ids, "schedule id")
+    });
+    let version = o.req(cx, "version", string);
+    if let Some(version) = &version {
+        if version.is_empty() {
+            cx.err(o.at("version"), "must not be empty");
+        } else if let Some(first) = first_seen(versions, version.clone(), &o.at("version")) {
+            cx.err(
+                o.at("version"),
+                format!(
+                    "duplicate schedule version {} (also at {first})",
+                    quote(version)
+                ),
+            );
+        }
+    }
+    let published = o.req_datetime(cx, "published");
+    let comment = o.i18n(cx, "comment");
+    let slots = o.list(cx, "slots", |cx, p, v| schedule_slot(cx, scope, p, v));
+    o.finish(cx);
+    Some(ScheduleVersion {
+        id,
+        version: version.unwrap_or_default(),
+        published,
+        comment,
+        slots,
+    })
+}
+
+pub(super) fn wip_schedule(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    schedule_ids: &mut HashMap<i64, String>,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<WipSchedule> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, schedule_ids, "schedule id")
+    });
+    let comment = o.i18n(cx, "comment");
+    let slots = o.list(cx, "slots", |cx, p, v| schedule_slot(cx, scope, p, v));
+    o.finish(cx);
+    Some(WipSchedule { id, comment, slots })
+}
+
+/// A slot of an older or the work-in-progress schedule: a submission's
+/// slot, or a break when `submission` is null.
+pub(super) fn schedule_slot(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<ScheduleSlot> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.nullable(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, &mut scope.slot_ids, "slot id")
+    });
+    let submission = o.nullable(cx, "submission", |cx, p, v| scope.submission(cx, p, v));
+    let room = o.nullable(cx, "room", |cx, p, v| scope.room(cx, p, v));
+    let start = o.nullable(cx, "start", datetime);
+    let end = o.nullable(cx, "end", datetime);
+    if let (Some(start), Some(end)) = (start, end) {
+        if end < start {
+            cx.err(o.at("end"), "is before start");
+        }
+    }
+    let is_visible = o.req(cx, "is_visible", boolean).unwrap_or_default();
+    let description = o.i18n(cx, "description");
+    o.finish(cx);
+    Some(ScheduleSlot {
+        id,
+        submission: submission.map(Into::into),
+        room,
+        start,
+        end,
+        is_visible,
+        description,
+    })
 }
 
 /// A break: a visible slot without a submission.
@@ -326,11 +514,15 @@ pub(super) fn submission_type(
     scope.submission_types.extend(id);
     let name = o.req_i18n(cx, "name");
     let default_duration = o.opt(cx, "default_duration", 30, non_negative);
+    let deadline = o.nullable(cx, "deadline", datetime);
+    let requires_access_code = o.opt_bool(cx, "requires_access_code", false);
     o.finish(cx);
     Some(SubmissionType {
         id: id.unwrap_or_default(),
         name,
         default_duration,
+        deadline,
+        requires_access_code,
     })
 }
 
@@ -342,6 +534,7 @@ pub(super) fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) 
     let color = o.opt_str(cx, "color", "");
     let description = o.i18n(cx, "description");
     let position = o.nullable(cx, "position", integer);
+    let requires_access_code = o.opt_bool(cx, "requires_access_code", false);
     o.finish(cx);
     Some(Track {
         id: id.unwrap_or_default(),
@@ -349,6 +542,36 @@ pub(super) fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) 
         color,
         description,
         position,
+        requires_access_code,
+    })
+}
+
+/// A score category; its track limits refer to the event's tracks.
+pub(super) fn score_category(
+    cx: &mut Cx,
+    scope: &mut Scope,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<ScoreCategory> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "score category"));
+    scope.score_categories.extend(id);
+    let name = o.req_i18n(cx, "name");
+    let weight = o.opt(cx, "weight", Decimal("1.0".into()), decimal);
+    let required = o.opt_bool(cx, "required", false);
+    let active = o.opt_bool(cx, "active", true);
+    let limit_tracks = o.list(cx, "limit_tracks", |cx, p, v| scope.track(cx, p, v));
+    no_duplicates(cx, &o.at("limit_tracks"), &limit_tracks, "track");
+    let is_independent = o.opt_bool(cx, "is_independent", false);
+    o.finish(cx);
+    Some(ScoreCategory {
+        id: id.unwrap_or_default(),
+        name,
+        weight,
+        required,
+        active,
+        limit_tracks,
+        is_independent,
     })
 }
 
@@ -357,6 +580,7 @@ pub(super) fn room(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -
     let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "room"));
     scope.rooms.extend(id);
     let guid = o.nullable(cx, "guid", uuid);
+    let room_uuid = o.nullable(cx, "uuid", uuid);
     let name = o.req_i18n(cx, "name");
     let description = o.i18n(cx, "description");
     let speaker_info = o.i18n(cx, "speaker_info");
@@ -367,6 +591,7 @@ pub(super) fn room(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -
     Some(Room {
         id: id.unwrap_or_default(),
         guid,
+        uuid: room_uuid,
         name,
         description,
         speaker_info,

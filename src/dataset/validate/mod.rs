@@ -21,10 +21,11 @@ use serde_json::{Map, Value};
 
 use crate::domain::time::parse_rfc3339;
 use crate::model::{
-    hash_token, Anonymised, Answer, Availability, Break, Dataset, Event, I18n, OtherReviews,
-    ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
-    QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
-    Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User,
+    hash_token, Anonymised, Answer, Availability, Break, Dataset, Decimal, Event, I18n,
+    OtherReviews, ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
+    QuestionVariant, Resource, Review, ReviewPhase, ReviewScore, Room, Schedule, ScheduleSlot,
+    ScheduleVersion, ScoreCategory, Slot, SpeakerProfile, Submission, SubmissionState,
+    SubmissionType, Tag, Team, Timestamp, Track, User, WipSchedule,
 };
 
 /// One thing wrong with a document, at a JSON path.
@@ -469,6 +470,69 @@ fn non_negative(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
     Some(n)
 }
 
+/// A positive integer (an upstream key that may repeat, such as a review
+/// score's id).
+fn positive(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<i64> {
+    let id = value.as_i64().filter(|id| *id > 0);
+    if id.is_none() {
+        cx.err(
+            path,
+            format!("must be a positive integer, got {}", describe(value)),
+        );
+    }
+    id
+}
+
+/// A decimal number as a string, as pretalx shows them: `-?D+(.D+)?`.
+fn decimal(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<Decimal> {
+    match value {
+        Value::String(s) if is_decimal(s) => Some(Decimal(s.clone())),
+        other => {
+            cx.err(
+                path,
+                format!(
+                    "must be a decimal number as a string (\"1.5\"), got {}",
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn is_decimal(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let (whole, fraction) = match digits.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (digits, None),
+    };
+    let all_digits = |part: &str| !part.is_empty() && part.bytes().all(|c| c.is_ascii_digit());
+    s.len() <= 40 && all_digits(whole) && fraction.is_none_or(all_digits)
+}
+
+/// A language code (`en`, `de-formal`, `pt-BR`).
+fn language(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s)
+            if (1..=32).contains(&s.len())
+                && s.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_') =>
+        {
+            Some(s.clone())
+        }
+        other => {
+            cx.err(
+                path,
+                format!(
+                    "must be a language code (\"en\", \"pt-BR\"), got {}",
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
 /// Any JSON number.
 fn number(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<f64> {
     match value {
@@ -844,7 +908,7 @@ mod tests;
 mod users;
 
 use answers::answer;
-use events::{availability, event, QuestionRef, Scope};
+use events::{availability, event, QuestionRef, Scope, ScoreRef};
 use questions::question;
 use reviews::review;
 use speakers::speaker;

@@ -31,22 +31,50 @@ pub(super) fn question(
     );
     let deadline = o.nullable(cx, "deadline", datetime);
     let freeze_after = o.nullable(cx, "freeze_after", datetime);
+    let mut index = 0;
     let options = o.list(cx, "options", |cx, p, v| {
+        // The default position is the option's index, kept as none.
+        let at = index as i64;
+        index += 1;
         let mut o = Obj::open(cx, p, v)?;
         let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "option"));
         let answer = o.req_i18n(cx, "answer");
+        let position = o.nullable(cx, "position", integer).filter(|p| *p != at);
         o.finish(cx);
         Some((
             id,
             QuestionOption {
                 id: id.unwrap_or_default(),
                 answer,
+                position,
             },
         ))
     });
     let default_answer = o.nullable(cx, "default_answer", string);
     let min_length = o.nullable(cx, "min_length", non_negative);
     let max_length = o.nullable(cx, "max_length", non_negative);
+    let min_number = o.nullable(cx, "min_number", decimal);
+    let max_number = o.nullable(cx, "max_number", decimal);
+    if let (Some(min), Some(max)) = (&min_number, &max_number) {
+        if max.to_f64() < min.to_f64() {
+            cx.err(o.at("max_number"), "is less than min_number");
+        }
+    }
+    let min_date = o.nullable(cx, "min_date", date);
+    let max_date = o.nullable(cx, "max_date", date);
+    if let (Some(min), Some(max)) = (min_date, max_date) {
+        if max < min {
+            cx.err(o.at("max_date"), "is before min_date");
+        }
+    }
+    let min_datetime = o.nullable(cx, "min_datetime", datetime);
+    let max_datetime = o.nullable(cx, "max_datetime", datetime);
+    if let (Some(min), Some(max)) = (min_datetime, max_datetime) {
+        if max < min {
+            cx.err(o.at("max_datetime"), "is before min_datetime");
+        }
+    }
+    let icon = o.opt_url(cx, "icon");
     let contains_personal_data = o.opt_bool(cx, "contains_personal_data", true);
     let is_public = o.opt_bool(cx, "is_public", false);
     let is_visible_to_reviewers = o.opt_bool(cx, "is_visible_to_reviewers", true);
@@ -80,6 +108,13 @@ pub(super) fn question(
         contains_personal_data,
         min_length,
         max_length,
+        min_number,
+        max_number,
+        min_date,
+        max_date,
+        min_datetime,
+        max_datetime,
+        icon,
         is_public,
         is_visible_to_reviewers,
         active,

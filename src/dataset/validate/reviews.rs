@@ -31,6 +31,20 @@ pub(super) fn review(
     let score = o.nullable(cx, "score", number);
     let created = o.req_datetime(cx, "created");
     let updated = o.nullable(cx, "updated", datetime).unwrap_or(created);
+    let mut categories = HashMap::new();
+    let scores = o.list(cx, "scores", |cx, p, v| {
+        let score = review_score(cx, scope, p, v)?;
+        if let Some(first) = first_seen(&mut categories, score.category, p) {
+            cx.err(
+                p.key("category"),
+                format!(
+                    "second score in category {} (also at {first})",
+                    score.category
+                ),
+            );
+        }
+        Some(score)
+    });
     o.finish(cx);
     Some(Review {
         id: id.unwrap_or_default(),
@@ -40,5 +54,41 @@ pub(super) fn review(
         score,
         created,
         updated,
+        scores: scores.into(),
     })
+}
+
+/// One score of a review. Its id is one of a category's values, so every
+/// review that gives it must give the same category, value and label.
+fn review_score(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<ReviewScore> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", positive);
+    let category = o.req(cx, "category", |cx, p, v| scope.score_category(cx, p, v));
+    let value = o.req(cx, "value", decimal);
+    let label = o.nullable(cx, "label", string);
+    o.finish(cx);
+    let score = ReviewScore {
+        id: id?,
+        category: category?,
+        value: value?,
+        label,
+    };
+    match scope.scores.get(&score.id) {
+        Some(first) if first.score != score => cx.err(
+            path,
+            format!(
+                "score {} differs from the one at {} (one id, one category, value and label)",
+                score.id, first.path
+            ),
+        ),
+        Some(_) => {}
+        None => {
+            let first = ScoreRef {
+                score: score.clone(),
+                path: path.to_string(),
+            };
+            scope.scores.insert(score.id, first);
+        }
+    }
+    Some(score)
 }

@@ -24,10 +24,14 @@ pub(super) fn speaker(
     }
     let biography = o.opt_str(cx, "biography", "");
     let availabilities = o.list(cx, "availabilities", availability);
+    let has_arrived = o.opt_bool(cx, "has_arrived", false);
+    let internal_notes = o.opt_str(cx, "internal_notes", "");
     o.finish(cx);
     Some(SpeakerProfile {
         user: user.unwrap_or_default().into(),
         biography,
         availabilities,
+        has_arrived,
+        internal_notes,
     })
 }

@@ -73,11 +73,15 @@ pub(super) fn submission(
     no_duplicates(cx, &o.at("tags"), &tags, "tag");
     let resources = o.list(cx, "resources", |cx, p, v| {
         let mut o = Obj::open(cx, p, v)?;
+        let id = o.nullable(cx, "id", |cx, p, v| {
+            upstream_id(cx, p, v, &mut scope.resource_ids, "resource id")
+        });
         let resource = o.req(cx, "resource", url).unwrap_or_default();
         let description = o.opt_str(cx, "description", "");
         let is_public = o.opt_bool(cx, "is_public", true);
         o.finish(cx);
         Some(Resource {
+            id,
             resource,
             description,
             is_public,
@@ -110,6 +114,10 @@ pub(super) fn submission(
     let id = o.nullable(cx, "id", |cx, p, v| {
         upstream_id(cx, p, v, &mut scope.submission_ids, "submission id")
     });
+    // Organiser-only codes; null when there is none.
+    let invitation_token = o.nullable(cx, "invitation_token", secret);
+    let review_code = o.nullable(cx, "review_code", secret);
+    let access_code = o.nullable(cx, "access_code", positive);
     o.finish(cx);
     Some(Submission {
         code: code.unwrap_or_default().into(),
@@ -136,7 +144,27 @@ pub(super) fn submission(
         assigned_reviewers,
         slots,
         id,
+        invitation_token: invitation_token.map(Into::into),
+        review_code: review_code.map(Into::into),
+        access_code,
     })
+}
+
+/// A token or code: a non-empty string without whitespace.
+fn secret(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.is_empty() && !s.chars().any(char::is_whitespace) => Some(s.clone()),
+        other => {
+            cx.err(
+                path,
+                format!(
+                    "must be a non-empty string without whitespace, or null, got {}",
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
 }
 
 pub(super) fn slot(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) -> Option<Slot> {
