@@ -5,7 +5,10 @@
 //! Everything except the tokens is drawn from one generator seeded with
 //! [`DemoOptions::seed`], in a fixed order, so the same options always give
 //! the same dataset. Tokens come from a second generator seeded from the seed
-//! alone, so the demo logins stay the same when only the size changes.
+//! alone, so the demo logins stay the same when only the size changes. What
+//! pretalx's v1 API shows beyond that (schedule history, score categories,
+//! ...) is filled last, by `v1`, from a third generator, so that adding it
+//! changed nothing else.
 //!
 //! What the first event (`democonf`) shows, per role:
 //! - the administrator and the organiser see everything; the organiser also
@@ -74,6 +77,15 @@ pub fn portable(dataset: &mut Dataset) {
 
 /// Deterministic: the same options always give the same dataset (use `fastrand::Rng::with_seed`).
 pub fn generate(options: &DemoOptions) -> (Dataset, Vec<DemoLogin>) {
+    let (mut dataset, logins) = generate_without_v1(options);
+    v1::fill(&mut dataset, options.seed);
+    (dataset, logins)
+}
+
+mod v1;
+
+/// Everything but what `v1` adds.
+fn generate_without_v1(options: &DemoOptions) -> (Dataset, Vec<DemoLogin>) {
     let mut generator = Generator::new(options.seed);
     // Mixed into the seed so tokens do not repeat the main sequence.
     let mut token_rng = Rng::with_seed(options.seed ^ 0x746f_6b65_6e73);
@@ -2905,6 +2917,155 @@ mod tests {
         assert_eq!(second.slug, "democonf2");
         assert!(!second.is_public && second.schedule.is_none());
         assert!(second.submissions.iter().all(|s| s.slots.is_empty()));
+    }
+
+    #[test]
+    fn v1_fields_are_filled() {
+        let (dataset, _) = generate(&DemoOptions::default());
+        let showcase = &dataset.events[0];
+        let private = &dataset.events[1];
+        for event in &dataset.events {
+            assert!(event.locales().len() == 2 && event.locales()[0] == event.locale);
+            assert!(!event.email.is_empty() && event.logo.is_some());
+            assert!(!event.score_categories.is_empty());
+            assert!(event.score_categories.iter().any(|c| !c.active));
+            assert!(event
+                .score_categories
+                .iter()
+                .any(|c| c.is_independent && !c.limit_tracks.is_empty()));
+            assert!(event.reviews.iter().any(|r| r.scores.len() >= 2));
+            assert!(event
+                .rooms
+                .iter()
+                .all(|r| r.guid.is_some() != r.uuid.is_some()));
+            assert!(event.tracks.iter().any(|t| t.requires_access_code));
+            assert!(event.submission_types.iter().any(|t| t.deadline.is_some()));
+            assert!(event
+                .submission_types
+                .iter()
+                .any(|t| t.requires_access_code));
+            let question = |variant: QuestionVariant| {
+                event
+                    .questions
+                    .iter()
+                    .find(|q| q.variant == variant)
+                    .expect("a question of each variant")
+            };
+            assert!(question(QuestionVariant::Number).max_number.is_some());
+            assert!(question(QuestionVariant::Date).min_date.is_some());
+            assert!(question(QuestionVariant::Datetime).max_datetime.is_some());
+            assert!(event
+                .questions
+                .iter()
+                .any(|q| q.icon.is_some() && q.options.iter().any(|o| o.position.is_some())));
+            assert!(event.speakers.iter().any(|p| !p.internal_notes.is_empty()));
+            assert!(event
+                .submissions
+                .iter()
+                .all(|s| s.invitation_token.is_some() && s.review_code.is_some()));
+            assert!(event.submissions.iter().any(|s| s.access_code.is_some()));
+            assert!(event
+                .submissions
+                .iter()
+                .flat_map(|s| &s.resources)
+                .all(|r| r.id.is_some()));
+            assert!(event.wip_schedule.is_some());
+        }
+        // The showcase: content in three languages, images, arrivals, a
+        // history of releases with notes.
+        assert_eq!(showcase.content_locales(), ["en", "de", "fr"]);
+        assert!(showcase.header_image.is_some() && showcase.custom_domain.is_some());
+        assert!(showcase.speakers.iter().any(|p| p.has_arrived));
+        let schedule = showcase.schedule.as_ref().expect("released");
+        assert!(schedule.id.is_some() && !schedule.comment.is_empty());
+        let versions: Vec<&str> = showcase
+            .older_schedules
+            .iter()
+            .map(|s| s.version.as_str())
+            .collect();
+        assert_eq!(versions, ["0.1", "0.9"]);
+        assert!(showcase.older_schedules[0].published < showcase.older_schedules[1].published);
+        assert!(showcase.older_schedules[1].published < schedule.published.expect("published"));
+        let previous = &showcase.older_schedules[1].slots;
+        assert!(previous
+            .iter()
+            .any(|s| s.submission.is_none() && !s.description.is_empty()));
+        assert!(previous.iter().any(|s| {
+            let code = s.submission.as_deref();
+            showcase
+                .submissions
+                .iter()
+                .any(|sub| Some(sub.code.as_str()) == code && sub.slots.is_empty())
+        }));
+        let wip = showcase.wip_schedule.as_ref().expect("wip");
+        assert!(!wip.comment.is_empty() && !wip.slots.is_empty());
+        // Nothing released: no history, a work in progress of unplaced talks.
+        assert!(private.schedule.is_none() && private.older_schedules.is_empty());
+        let wip = private.wip_schedule.as_ref().expect("wip");
+        assert!(!wip.slots.is_empty() && wip.slots.iter().all(|s| s.start.is_none()));
+    }
+
+    #[test]
+    fn v1_fields_change_nothing_else() {
+        let options = small();
+        let (mut filled, filled_logins) = generate(&options);
+        let (plain, plain_logins) = generate_without_v1(&options);
+        assert_ne!(filled, plain);
+        for event in &mut filled.events {
+            event.locales.clear();
+            event.content_locales.clear();
+            event.email.clear();
+            (event.logo, event.header_image, event.custom_domain) = (None, None, None);
+            event.older_schedules.clear();
+            event.wip_schedule = None;
+            event.score_categories.clear();
+            if let Some(schedule) = &mut event.schedule {
+                (schedule.id, schedule.comment) = (None, I18n::default());
+            }
+            event.rooms.iter_mut().for_each(|r| r.uuid = None);
+            event
+                .tracks
+                .iter_mut()
+                .for_each(|t| t.requires_access_code = false);
+            for kind in &mut event.submission_types {
+                (kind.deadline, kind.requires_access_code) = (None, false);
+            }
+            for q in &mut event.questions {
+                (q.min_number, q.max_number, q.icon) = (None, None, None);
+                (q.min_date, q.max_date) = (None, None);
+                (q.min_datetime, q.max_datetime) = (None, None);
+                q.options.iter_mut().for_each(|o| o.position = None);
+            }
+            for p in &mut event.speakers {
+                (p.has_arrived, p.internal_notes) = (false, String::new());
+            }
+            for s in &mut event.submissions {
+                (s.invitation_token, s.review_code, s.access_code) = (None, None, None);
+                s.resources.iter_mut().for_each(|r| r.id = None);
+            }
+            event
+                .reviews
+                .iter_mut()
+                .for_each(|r| r.scores = Box::default());
+        }
+        assert_eq!(filled, plain);
+        let tokens =
+            |logins: &[DemoLogin]| logins.iter().map(|l| l.token.clone()).collect::<Vec<_>>();
+        assert_eq!(tokens(&filled_logins), tokens(&plain_logins));
+    }
+
+    #[test]
+    fn v1_fields_round_trip_through_export() {
+        let (dataset, _) = generate(&small());
+        let document = export::to_json(&dataset);
+        let again = crate::dataset::validate::parse_value(&document).expect("valid");
+        // (As JSON values: the model keeps the order of translations, which
+        // a parsed `serde_json::Value` does not.)
+        assert_eq!(
+            export::to_json(&again),
+            document,
+            "what the demo fills is what validation reads back"
+        );
     }
 
     #[test]
