@@ -613,7 +613,9 @@ impl<'a> Renderer<'a> {
     pub fn room(&self, room: &'a Room) -> RoomView<'a> {
         RoomView {
             id: room.id,
-            guid: room.guid.as_deref(),
+            // pretalx's legacy `guid` is the room's uuid: the stored guid,
+            // else its computed uuid, which a dataset (a mirror) may carry.
+            guid: room.guid.as_deref().or(room.uuid.as_deref()),
             name: &room.name,
             description: &room.description,
             capacity: room.capacity,

@@ -136,8 +136,9 @@ pub async fn read_event(
     let (questions, answers, reviews, rooms, legacy_times) = tokio::try_join!(
         list("questions/?expand=options", PAGE, false),
         list("answers/", PAGE, false),
-        // With the reviewer's code, name and e-mail (a user like a speaker).
-        list("reviews/?expand=user", PAGE, false),
+        // With the reviewer's code, name and e-mail (a user like a speaker),
+        // and the score categories of their scores.
+        list("reviews/?expand=user,scores.category", PAGE, false),
         list("rooms/", ROOM_PAGE, false),
         legacy_times,
     )?;
@@ -334,13 +335,17 @@ pub fn map_event(
     let mut lists = mapping::Lists::default();
     let mut next_availability = 0;
     for item in raw.speakers.items() {
-        lists.speakers.push(mapping::speaker(
+        let mut speaker = mapping::speaker(
             &item,
             users,
             |item| url(item, "avatar_url"),
             |item| text(item, "biography"),
             |item| availabilities(item, &mut next_availability),
-        )?);
+        )?;
+        // Organiser fields.
+        speaker["has_arrived"] = or(&item, "has_arrived", json!(false));
+        speaker["internal_notes"] = json!(text(&item, "internal_notes")?);
+        lists.speakers.push(speaker);
     }
 
     let mut confirmed_visible = false;
@@ -381,6 +386,7 @@ pub fn map_event(
             };
             let shown = public_resources.contains(&(code.clone(), key));
             resources.push(json!({
+                "id": resource.value.get("id").and_then(Value::as_i64),
                 "resource": link,
                 "description": description,
                 "is_public": shown,
@@ -419,7 +425,18 @@ pub fn map_event(
             anonymised: anonymised(&item, &real)?,
             slots,
         };
-        lists.submissions.push(submission.into_value());
+        let mut submission = submission.into_value();
+        // Organiser-only codes ("" or null: none); the access code is its id.
+        for key in ["invitation_token", "review_code"] {
+            let code = text(&item, key)?;
+            submission[key] = if code.is_empty() {
+                Value::Null
+            } else {
+                json!(code)
+            };
+        }
+        submission["access_code"] = or(&item, "access_code", Value::Null);
+        lists.submissions.push(submission);
     }
     if let Some(code) = slots.keys().next() {
         return Err(SyncError::at_path(
@@ -433,7 +450,10 @@ pub fn map_event(
     }
 
     for item in raw.questions.items() {
-        let options = mapping::question_options(&item)?;
+        let mut options = mapping::question_options(&item)?;
+        for (option, raw) in options.iter_mut().zip(item.list("options")?) {
+            option["position"] = or(&raw, "position", Value::Null);
+        }
         let mut question = mapping::question(&item, options)?;
         question.insert("active".into(), item.raw("active")?);
         let position = item.opt_i64("position")?.unwrap_or(0);
@@ -441,6 +461,18 @@ pub fn map_event(
         question.insert("tracks".into(), json!(item.ids("tracks")?));
         let types = item.ids("submission_types")?;
         question.insert("submission_types".into(), json!(types));
+        // Limits (numbers as pretalx's decimal strings) and the icon.
+        for key in [
+            "min_number",
+            "max_number",
+            "min_date",
+            "max_date",
+            "min_datetime",
+            "max_datetime",
+        ] {
+            question.insert(key.into(), or(&item, key, Value::Null));
+        }
+        question.insert("icon".into(), json!(url(&item, "icon")?));
         lists.questions.push(Value::Object(question));
     }
 
@@ -456,6 +488,8 @@ pub fn map_event(
         lists.answers.push(Value::Object(answer));
     }
 
+    // Score categories by id, as the reviews' scores show them.
+    let mut categories: BTreeMap<i64, Value> = BTreeMap::new();
     for item in raw.reviews.items() {
         // v1 gives the reviewer's code (the legacy API only a name); with
         // expand=user also their name and e-mail.
@@ -466,7 +500,7 @@ pub fn map_event(
         let (made, changed) = reviewed
             .remove(&id)
             .unwrap_or_else(|| (json!(unknown_time), json!(unknown_time)));
-        lists.reviews.push(mapping::review(
+        let mut review = mapping::review(
             id,
             item.str("submission")?,
             user,
@@ -474,22 +508,31 @@ pub fn map_event(
             mapping::decimal(&item, "score")?,
             made,
             changed,
-        ));
+        );
+        review["scores"] = Value::Array(scores(&item, &mut categories)?);
+        lists.reviews.push(review);
     }
 
     for item in raw.rooms.items() {
         // `uuid` is the guid where one is set, else pretalx's stable
-        // computed one: what pretalx's own exports and legacy API show.
-        let guid = match item.value.get("uuid") {
-            Some(Value::String(uuid)) => Some(uuid.as_str()),
-            _ => item.opt_str("guid")?,
+        // computed one (what its exports and legacy API show as the guid):
+        // kept where it differs from the guid.
+        let guid = match item.value.get("guid") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(item.str("guid")?),
         };
-        lists.rooms.push(mapping::room(
+        let uuid = match item.value.get("uuid") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(item.str("uuid")?).filter(|uuid| Some(*uuid) != guid),
+        };
+        let mut room = mapping::room(
             &item,
             |_| Ok(guid),
             |item, key| Ok(i18n(item, key)),
             |item| availabilities(item, &mut next_availability),
-        )?);
+        )?;
+        room["uuid"] = json!(uuid);
+        lists.rooms.push(room);
     }
 
     for item in raw.tags.items() {
@@ -509,6 +552,7 @@ pub fn map_event(
             "description": i18n(&item, "description"),
             "color": item.opt_str("color")?.unwrap_or_default(),
             "position": item.opt_i64("position")?,
+            "requires_access_code": or(&item, "requires_access_code", json!(false)),
         }));
     }
 
@@ -517,6 +561,8 @@ pub fn map_event(
             "id": item.i64("id")?,
             "name": item.raw("name")?,
             "default_duration": item.i64("default_duration")?,
+            "deadline": or(&item, "deadline", Value::Null),
+            "requires_access_code": or(&item, "requires_access_code", json!(false)),
         }));
     }
 
@@ -526,6 +572,22 @@ pub fn map_event(
     extra.insert("locale".into(), or(&event, "locale", json!("en")));
     if let Some(color) = event.opt_str("primary_color").ok().flatten() {
         extra.insert("primary_color".into(), json!(color));
+    }
+    // The event detail's languages, address and images.
+    for key in ["locales", "content_locales"] {
+        if let Some(list) = event.value.get(key).filter(|v| !v.is_null()) {
+            extra.insert(key.into(), list.clone());
+        }
+    }
+    extra.insert("email".into(), json!(text(&event, "email")?));
+    for key in ["logo", "header_image", "custom_domain"] {
+        extra.insert(key.into(), json!(url(&event, key)?));
+    }
+    if !categories.is_empty() {
+        extra.insert(
+            "score_categories".into(),
+            Value::Array(categories.into_values().collect()),
+        );
     }
     let mut out = mapping::event(
         &event,
@@ -598,6 +660,45 @@ fn i18n(item: &Item, key: &str) -> Value {
     }
 }
 
+/// A review's scores, `[{id, category, value, label}]`, their categories
+/// (expanded: `expand=scores.category`) collected by id.
+fn scores(review: &Item, categories: &mut BTreeMap<i64, Value>) -> Result<Vec<Value>, SyncError> {
+    let Some(list) = review.value.get("scores").filter(|v| !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    if !list.is_array() {
+        return Err(review.wrong("scores", "a list"));
+    }
+    let mut out = Vec::new();
+    for score in review.list("scores")? {
+        let category = score.get("category")?;
+        if !category.is_object() {
+            return Err(score.wrong(
+                "category",
+                "an object (the list was read with expand=scores.category)",
+            ));
+        }
+        let category = score.object("category")?;
+        let id = category.i64("id")?;
+        categories.entry(id).or_insert(json!({
+            "id": id,
+            "name": category.raw("name")?,
+            "weight": or(&category, "weight", json!("1.0")),
+            "required": or(&category, "required", json!(false)),
+            "active": or(&category, "active", json!(true)),
+            "limit_tracks": category.ids("limit_tracks")?,
+            "is_independent": or(&category, "is_independent", json!(false)),
+        }));
+        out.push(json!({
+            "id": score.i64("id")?,
+            "category": id,
+            "value": score.raw("value")?,
+            "label": or(&score, "label", Value::Null),
+        }));
+    }
+    Ok(out)
+}
+
 /// The organisers' anonymised texts: `anonymised_data` is a JSON object in
 /// a string (`"{}"` when not anonymised), with the anonymised fields and
 /// `"_anonymised": true`. Only texts that differ from the real ones count.
@@ -665,7 +766,10 @@ mod tests {
                 "http://up/api/events/conf/".into(),
                 json!({"name": {"en": "Conf"}, "slug": "conf", "is_public": true,
                        "date_from": "2025-06-01", "date_to": "2025-06-02",
-                       "timezone": "Europe/Berlin", "locale": "en", "primary_color": "#3b64d1"}),
+                       "timezone": "Europe/Berlin", "email": "orga@example.org",
+                       "primary_color": "#3b64d1", "custom_domain": null,
+                       "logo": "http://up/media/conf/logo.png", "header_image": null,
+                       "locale": "en", "locales": ["en", "de"], "content_locales": ["en"]}),
             ),
             submissions: list(
                 "submissions",
@@ -678,6 +782,8 @@ mod tests {
                                   {"id": 2, "resource": "http://up/notes", "description": "Notes"}],
                     "slots": [], "answers": [7], "pending_state": null, "is_featured": true,
                     "notes": null, "internal_notes": "inside",
+                    "invitation_token": "AVUPRXJ8J7HVVLHUHW8PFV8HJWJYFUD7", "access_code": 2,
+                    "review_code": "AKDGFUAUHYXA9EYAKWANHXEXSH8YFC9Y",
                     "anonymised_data": "{\"_anonymised\": true, \"title\": \"Anon talk\", \"abstract\": \"A\"}",
                     "reviews": [3], "assigned_reviewers": [], "is_anonymised": true,
                 }]),
@@ -707,8 +813,8 @@ mod tests {
                 "speakers",
                 json!([{"code": "SPK1", "name": "Ada", "biography": null, "submissions": ["ABC123"],
                         "avatar_url": "", "answers": [], "email": "ada@example.org",
-                        "timezone": "UTC", "locale": "en", "has_arrived": false,
-                        "internal_notes": null,
+                        "timezone": "UTC", "locale": "en", "has_arrived": true,
+                        "internal_notes": "Vegan",
                         "availabilities": [{"start": "2025-06-01T09:00:00+02:00",
                                             "end": "2025-06-01T18:00:00+02:00", "allDay": false}]}]),
             ),
@@ -718,10 +824,12 @@ mod tests {
                         "variant": "choices", "target": "submission", "deadline": null,
                         "freeze_after": null, "question_required": "optional", "position": 3,
                         "tracks": [], "submission_types": [1],
-                        "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 0}],
-                        "min_length": null, "max_length": null, "min_number": null,
-                        "max_number": null, "min_date": null, "max_date": null,
-                        "min_datetime": null, "max_datetime": null, "icon": null,
+                        "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 1},
+                                    {"id": 12, "answer": {"en": "Hard"}, "position": 0}],
+                        "min_length": null, "max_length": null, "min_number": "1.000000",
+                        "max_number": "10.500000", "min_date": "2025-01-01", "max_date": null,
+                        "min_datetime": "2025-06-01T00:00:00+02:00", "max_datetime": null,
+                        "icon": "http://up/media/conf/questions/6/icon.png",
                         "active": false, "is_public": true, "contains_personal_data": false,
                         "is_visible_to_reviewers": true}]),
             ),
@@ -733,7 +841,16 @@ mod tests {
             reviews: list(
                 "reviews",
                 json!([{"id": 3, "submission": "ABC123", "text": null, "score": "1.50",
-                        "scores": [], "answers": [],
+                        "scores": [
+                            {"id": 1, "category": {"id": 1, "name": {"en": "Score"}, "weight": "1.0",
+                                                   "required": false, "active": true,
+                                                   "limit_tracks": [], "is_independent": false},
+                             "value": "1.00", "label": "Maybe"},
+                            {"id": 5, "category": {"id": 2, "name": {"en": "Fit"}, "weight": "0.0",
+                                                   "required": false, "active": true,
+                                                   "limit_tracks": [2], "is_independent": true},
+                             "value": "2.50", "label": null}],
+                        "answers": [],
                         "user": {"code": "REV1", "name": "Rita", "email": "rita@example.org"}}]),
             ),
             rooms: list(
@@ -742,7 +859,12 @@ mod tests {
                         "uuid": "41b9257f-c393-5661-8135-298ffbdea1b2", "guid": null,
                         "capacity": 100, "position": 0, "speaker_info": null,
                         "availabilities": [{"start": "2025-06-01T08:00:00+02:00",
-                                            "end": "2025-06-01T20:00:00+02:00", "allDay": false}]}]),
+                                            "end": "2025-06-01T20:00:00+02:00", "allDay": false}]},
+                       {"id": 7, "name": {"en": "Annex"}, "description": null,
+                        "uuid": "0b63f4ae-55e4-4a8d-a1d4-1b4ea4c2f9f1",
+                        "guid": "0b63f4ae-55e4-4a8d-a1d4-1b4ea4c2f9f1",
+                        "capacity": null, "position": 1, "speaker_info": null,
+                        "availabilities": []}]),
             ),
             tags: list(
                 "tags",
@@ -750,13 +872,13 @@ mod tests {
             ),
             tracks: list(
                 "tracks",
-                json!([{"id": 2, "name": {"en": "Web"}, "description": {"en": ""},
-                        "color": "#0b1914", "position": null, "requires_access_code": false}]),
+                json!([{"id": 2, "name": {"en": "Web"}, "description": {"en": "All about the web"},
+                        "color": "#0b1914", "position": 3, "requires_access_code": true}]),
             ),
             submission_types: list(
                 "submission-types",
                 json!([{"id": 1, "name": {"en": "Talk"}, "default_duration": 30,
-                        "deadline": null, "requires_access_code": false}]),
+                        "deadline": "2025-05-01T00:00:00+02:00", "requires_access_code": true}]),
             ),
             // As from a pretalx that no longer offers the legacy format.
             legacy_times: None,
@@ -775,6 +897,14 @@ mod tests {
                 "slug": "conf", "name": {"en": "Conf"}, "is_public": true,
                 "date_from": "2025-06-01", "date_to": "2025-06-02", "timezone": "Europe/Berlin",
                 "locale": "en", "primary_color": "#3b64d1", "show_schedule": true,
+                "email": "orga@example.org", "locales": ["en", "de"], "content_locales": ["en"],
+                "logo": "http://up/media/conf/logo.png", "header_image": null,
+                "custom_domain": null,
+                "score_categories": [
+                    {"id": 1, "name": {"en": "Score"}, "weight": "1.0", "required": false,
+                     "active": true, "limit_tracks": [], "is_independent": false},
+                    {"id": 2, "name": {"en": "Fit"}, "weight": "0.0", "required": false,
+                     "active": true, "limit_tracks": [2], "is_independent": true}],
                 "schedule": {"version": "v1.0", "published": "2025-06-01T10:00:00+02:00"}
             })
             .as_object()
@@ -783,14 +913,21 @@ mod tests {
         );
         expected.extend(
             json!({
-                "submission_types": [{"id": 1, "name": {"en": "Talk"}, "default_duration": 30}],
-                "tracks": [{"id": 2, "name": {"en": "Web"}, "description": {"en": ""},
-                            "color": "#0b1914", "position": null}],
-                "rooms": [{"id": 4, "guid": "41b9257f-c393-5661-8135-298ffbdea1b2",
+                "submission_types": [{"id": 1, "name": {"en": "Talk"}, "default_duration": 30,
+                                      "deadline": "2025-05-01T00:00:00+02:00",
+                                      "requires_access_code": true}],
+                "tracks": [{"id": 2, "name": {"en": "Web"}, "description": {"en": "All about the web"},
+                            "color": "#0b1914", "position": 3, "requires_access_code": true}],
+                // pretalx's computed uuid of a room without a guid is kept as
+                // its uuid; a room's guid is its uuid.
+                "rooms": [{"id": 4, "guid": null, "uuid": "41b9257f-c393-5661-8135-298ffbdea1b2",
                            "name": {"en": "Hall"}, "description": {}, "speaker_info": {},
                            "capacity": 100, "position": 0,
                            "availabilities": [{"id": 2, "start": "2025-06-01T08:00:00+02:00",
-                                               "end": "2025-06-01T20:00:00+02:00"}]}],
+                                               "end": "2025-06-01T20:00:00+02:00"}]},
+                          {"id": 7, "guid": "0b63f4ae-55e4-4a8d-a1d4-1b4ea4c2f9f1", "uuid": null,
+                           "name": {"en": "Annex"}, "description": {}, "speaker_info": {},
+                           "capacity": null, "position": 1, "availabilities": []}],
                 "tags": [{"id": 5, "tag": "keynote", "description": {}, "color": "#aa3300",
                           "is_public": true}]
             })
@@ -804,14 +941,20 @@ mod tests {
                                "question": {"en": "Level?"}, "help_text": {},
                                "question_required": "optional", "deadline": null,
                                "freeze_after": null,
-                               "options": [{"id": 11, "answer": {"en": "Easy"}}],
+                               "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 1},
+                                           {"id": 12, "answer": {"en": "Hard"}, "position": 0}],
                                "default_answer": null, "contains_personal_data": false,
                                "min_length": null, "max_length": null, "is_public": true,
+                               "min_number": "1.000000", "max_number": "10.500000",
+                               "min_date": "2025-01-01", "max_date": null,
+                               "min_datetime": "2025-06-01T00:00:00+02:00", "max_datetime": null,
+                               "icon": "http://up/media/conf/questions/6/icon.png",
                                "is_visible_to_reviewers": true, "active": false, "position": 3,
                                "tracks": [], "submission_types": [1]}],
                 "speakers": [{"user": "SPK1", "biography": "",
                               "availabilities": [{"id": 1, "start": "2025-06-01T09:00:00+02:00",
-                                                  "end": "2025-06-01T18:00:00+02:00"}]}]
+                                                  "end": "2025-06-01T18:00:00+02:00"}],
+                              "has_arrived": true, "internal_notes": "Vegan"}]
             })
             .as_object()
             .unwrap()
@@ -827,9 +970,11 @@ mod tests {
                     "do_not_record": false, "is_featured": true, "content_locale": "en",
                     "image": null, "created": stamp, "tags": [5],
                     "resources": [
-                        {"resource": "http://up/r.pdf", "description": "Slides", "is_public": true},
-                        {"resource": "http://up/notes", "description": "Notes", "is_public": false},
+                        {"id": 1, "resource": "http://up/r.pdf", "description": "Slides", "is_public": true},
+                        {"id": 2, "resource": "http://up/notes", "description": "Notes", "is_public": false},
                     ],
+                    "invitation_token": "AVUPRXJ8J7HVVLHUHW8PFV8HJWJYFUD7", "access_code": 2,
+                    "review_code": "AKDGFUAUHYXA9EYAKWANHXEXSH8YFC9Y",
                     // Only the title differs from the real text.
                     "anonymised": {"title": "Anon talk", "abstract": "", "description": ""},
                     "slots": [{"room": 4, "start": "2025-06-01T11:00:00+02:00",
@@ -846,7 +991,9 @@ mod tests {
                              "submission": "ABC123", "person": null, "review": null,
                              "options": [11]}],
                 "reviews": [{"id": 3, "submission": "ABC123", "user": "REV1", "text": "",
-                             "score": 1.5, "created": stamp, "updated": stamp}]
+                             "score": 1.5, "created": stamp, "updated": stamp,
+                             "scores": [{"id": 1, "category": 1, "value": "1.00", "label": "Maybe"},
+                                        {"id": 5, "category": 2, "value": "2.50", "label": null}]}]
             })
             .as_object()
             .unwrap()
@@ -878,12 +1025,93 @@ mod tests {
         let mut users = BTreeMap::new();
         let event = map_event(&raw(), None, &mut users).unwrap();
         let document = super::super::access::merge(&json!({}), users, vec![event]).unwrap();
-        crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+        let dataset = crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
             panic!(
                 "{:?}",
                 problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
             )
         });
+        // What v1 shows beyond the older dataset, as the model holds it.
+        let event = &dataset.events[0];
+        assert_eq!(event.locales(), ["en", "de"]);
+        assert!(event.content_locales.is_empty(), "[locale] is the default");
+        assert_eq!(event.email, "orga@example.org");
+        assert_eq!(event.score_categories[1].limit_tracks, [2]);
+        assert_eq!(
+            event.rooms[0].guid_or_derived("conf"),
+            "41b9257f-c393-5661-8135-298ffbdea1b2"
+        );
+        assert_eq!(
+            event.rooms[1].guid_or_derived("conf"),
+            "0b63f4ae-55e4-4a8d-a1d4-1b4ea4c2f9f1"
+        );
+        let options = &event.questions[0].options;
+        assert_eq!(
+            (options[0].position_at(0), options[1].position_at(1)),
+            (1, 0)
+        );
+        assert_eq!(
+            event.questions[0].max_number.as_ref().map(|n| n.to_f64()),
+            Some(10.5)
+        );
+        let submission = &event.submissions[0];
+        assert_eq!(submission.access_code, Some(2));
+        assert_eq!(submission.resources[1].id, Some(2));
+        assert_eq!(event.reviews[0].scores.len(), 2);
+        assert!(event.speakers[0].has_arrived);
+    }
+
+    #[test]
+    fn what_an_older_pretalx_or_the_cfp_leaves_out_takes_its_default() {
+        let mut raw = raw();
+        let strip = |value: &mut Value, keys: &[&str]| {
+            for key in keys {
+                value.as_object_mut().unwrap().remove(*key);
+            }
+        };
+        strip(
+            &mut raw.event.1,
+            &[
+                "email",
+                "logo",
+                "header_image",
+                "custom_domain",
+                "locales",
+                "content_locales",
+            ],
+        );
+        strip(
+            &mut raw.speakers.pages[0].1[0],
+            &["has_arrived", "internal_notes"],
+        );
+        strip(
+            &mut raw.submissions.pages[0].1[0],
+            &["invitation_token", "access_code", "review_code"],
+        );
+        strip(&mut raw.tracks.pages[0].1[0], &["requires_access_code"]);
+        strip(
+            &mut raw.submission_types.pages[0].1[0],
+            &["deadline", "requires_access_code"],
+        );
+        strip(&mut raw.questions.pages[0].1[0], &["min_number", "icon"]);
+        raw.reviews.pages[0].1[0]["scores"] = json!([]);
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw, None, &mut users).unwrap();
+        assert!(event.get("score_categories").is_none());
+        assert!(event.get("locales").is_none());
+        let document = super::super::access::merge(&json!({}), users, vec![event]).unwrap();
+        let dataset = crate::dataset::validate::parse_value(&document).expect("valid");
+        let event = &dataset.events[0];
+        assert_eq!((event.email.as_str(), &event.logo), ("", &None));
+        assert!(!event.speakers[0].has_arrived && event.speakers[0].internal_notes.is_empty());
+        assert_eq!(event.submissions[0].invitation_token, None);
+        assert!(!event.tracks[0].requires_access_code);
+        assert_eq!(event.submission_types[0].deadline, None);
+        assert_eq!(
+            (&event.questions[0].min_number, &event.questions[0].icon),
+            (&None, &None)
+        );
+        assert!(event.reviews[0].scores.is_empty() && event.score_categories.is_empty());
     }
 
     #[test]
@@ -1042,7 +1270,17 @@ mod tests {
     #[test]
     fn malformed_answers_name_the_url_and_json_path() {
         type Spoil = fn(&mut RawEvent);
-        let cases: [(&str, Spoil, &str); 5] = [
+        let cases: [(&str, Spoil, &str); 7] = [
+            (
+                "scores without their categories expanded",
+                |raw| raw.reviews.pages[0].1[0]["scores"][0]["category"] = json!(1),
+                "GET http://up/api/events/conf/reviews/: results[0].scores[0].category: expected an object (the list was read with expand=scores.category)",
+            ),
+            (
+                "a room uuid that is no string",
+                |raw| raw.rooms.pages[0].1[0]["uuid"] = json!(4),
+                "GET http://up/api/events/conf/rooms/: results[0].uuid: expected a string",
+            ),
             (
                 "a review without its reviewer expanded",
                 |raw| raw.reviews.pages[0].1[0]["user"] = json!("REV1"),
