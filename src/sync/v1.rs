@@ -32,6 +32,8 @@ const LEGACY_PAGE: &str = "limit=250&offset=0";
 const PAGE: &str = "page_size=250";
 /// Rooms are paged by limit and offset, without a cap.
 const ROOM_PAGE: &str = "limit=1000";
+/// Schedules whose details (and slots) are read at once.
+const SCHEDULES_AT_ONCE: usize = 3;
 
 /// Everything read about one event.
 pub struct RawEvent {
@@ -51,6 +53,55 @@ pub struct RawEvent {
     /// The legacy-format submissions and reviews, for `created` and
     /// `updated`; `None` where the upstream no longer offers that format.
     pub legacy_times: Option<(Fetched, Fetched)>,
+    /// The detail of every schedule `schedules` lists (for its comment),
+    /// with the slots of the older releases and the work in progress (the
+    /// current release's are `slots`).
+    pub schedule_details: Vec<ScheduleDetail>,
+}
+
+/// One schedule's detail (`schedules/{id}/`), and its slots
+/// (`slots/?schedule={id}`) unless it is the current release.
+pub struct ScheduleDetail {
+    pub id: i64,
+    pub detail: (String, Value),
+    pub slots: Option<Fetched>,
+}
+
+/// The schedules `schedules` lists, by role.
+#[derive(Debug, Default, PartialEq)]
+struct Releases {
+    /// The newest release: id (if shown), version, published.
+    current: Option<(Option<i64>, String, String)>,
+    /// Earlier releases, oldest first.
+    older: Vec<(i64, String, String)>,
+    /// The work-in-progress schedule (version `wip`, not published).
+    wip: Option<i64>,
+}
+
+/// Which schedule is which: the newest one with a version and a release
+/// time is the current release; the one without (`"wip"`) is the work in
+/// progress. Schedules without an id have no history to read.
+fn releases(list: &Fetched) -> Result<Releases, SyncError> {
+    let mut released = Vec::new();
+    let mut out = Releases::default();
+    for item in list.items() {
+        let id = item.value.get("id").and_then(Value::as_i64);
+        let version = item.opt_str("version")?.filter(|v| *v != "wip");
+        match (version, item.opt_str("published")?) {
+            (Some(version), Some(published)) => {
+                released.push((id, version.to_string(), published.to_string()));
+            }
+            _ => out.wip = out.wip.or(id),
+        }
+    }
+    // pretalx's times are in one zone: as text they sort by instant.
+    released.sort_by(|a, b| a.2.cmp(&b.2));
+    out.current = released.pop();
+    out.older = released
+        .into_iter()
+        .filter_map(|(id, version, published)| Some((id?, version, published)))
+        .collect();
+    Ok(out)
 }
 
 /// Whether the upstream speaks the versioned API: its submission types
@@ -147,6 +198,7 @@ pub async fn read_event(
         list("tracks/", PAGE, false),
         list("submission-types/", PAGE, false),
     )?;
+    let schedule_details = read_schedules(client, &base, &releases(&schedules)?, requests).await?;
     Ok(RawEvent {
         event: (event_url, event),
         legacy_times,
@@ -162,7 +214,45 @@ pub async fn read_event(
         tags,
         tracks,
         submission_types,
+        schedule_details,
     })
+}
+
+/// The details of the current release (its id and comment), and details
+/// and slots of the older releases and the work in progress, a few at once.
+async fn read_schedules(
+    client: &Client,
+    base: &str,
+    releases: &Releases,
+    requests: &(dyn Fn() + Sync),
+) -> Result<Vec<ScheduleDetail>, SyncError> {
+    use futures_util::{StreamExt, TryStreamExt};
+    let current = releases.current.as_ref().and_then(|(id, _, _)| *id);
+    let wanted = current
+        .map(|id| (id, false))
+        .into_iter()
+        .chain(releases.older.iter().map(|(id, _, _)| (*id, true)))
+        .chain(releases.wip.map(|id| (id, true)));
+    futures_util::stream::iter(wanted)
+        .map(|(id, with_slots)| async move {
+            let url = client.url(&format!("{base}/schedules/{id}/"));
+            let detail = client.get_json(&url, false).await?;
+            requests();
+            let slots = if with_slots {
+                let path = format!("{base}/slots/?schedule={id}");
+                Some(fetch_pages(client, &path, PAGE, false, requests).await?)
+            } else {
+                None
+            };
+            Ok::<_, SyncError>(ScheduleDetail {
+                id,
+                detail: (url, detail),
+                slots,
+            })
+        })
+        .buffered(SCHEDULES_AT_ONCE)
+        .try_collect()
+        .await
 }
 
 /// The teams of a pretalx organiser, with their members' codes, names and
@@ -289,20 +379,15 @@ pub fn map_event(
     }
 
     // The current released schedule: the newest one with a version (the
-    // work-in-progress one has none).
+    // work-in-progress one has none), with its id and release note.
+    let releases = releases(&raw.schedules)?;
+    let details: HashMap<i64, &ScheduleDetail> =
+        raw.schedule_details.iter().map(|d| (d.id, d)).collect();
     let mut schedule = Value::Null;
-    for item in raw.schedules.items() {
-        if let Some(version) = item.opt_str("version")?.filter(|v| *v != "wip") {
-            let published = item.opt_str("published")?;
-            if let Some(published) = published {
-                let newer = schedule
-                    .get("published")
-                    .and_then(Value::as_str)
-                    .is_none_or(|seen| published > seen);
-                if newer {
-                    schedule = json!({"version": version, "published": published});
-                }
-            }
+    if let Some((id, version, published)) = &releases.current {
+        schedule = json!({"id": id, "version": version, "published": published});
+        if let Some(detail) = id.and_then(|id| details.get(&id)) {
+            schedule["comment"] = i18n(&Item::event(&detail.detail), "comment");
         }
     }
 
@@ -449,6 +534,8 @@ pub fn map_event(
         ));
     }
 
+    let history = history(raw, &releases, &details)?;
+
     for item in raw.questions.items() {
         let mut options = mapping::question_options(&item)?;
         for (option, raw) in options.iter_mut().zip(item.list("options")?) {
@@ -589,6 +676,7 @@ pub fn map_event(
             Value::Array(categories.into_values().collect()),
         );
     }
+    extra.extend(history);
     let mut out = mapping::event(
         &event,
         slug.clone(),
@@ -607,7 +695,68 @@ pub fn map_event(
     Ok(out)
 }
 
-/// An i18n text pretalx shows as null when empty.
+/// The older releases (oldest first) and the work-in-progress schedule,
+/// each with its slots, as `older_schedules` and `wip_schedule`. A slot of
+/// a submission the organisers' list does not show (deleted since) is left
+/// out.
+fn history(
+    raw: &RawEvent,
+    releases: &Releases,
+    details: &HashMap<i64, &ScheduleDetail>,
+) -> Result<Map<String, Value>, SyncError> {
+    let mut known = HashSet::new();
+    for item in raw.submissions.items() {
+        known.insert(item.str("code")?.to_string());
+    }
+    let slots = |detail: &ScheduleDetail| -> Result<Vec<Value>, SyncError> {
+        let mut out = Vec::new();
+        for item in detail.slots.iter().flat_map(Fetched::items) {
+            let submission = item.opt_str("submission")?;
+            if submission.is_some_and(|code| !known.contains(code)) {
+                continue;
+            }
+            out.push(json!({
+                "id": item.i64("id")?,
+                "submission": submission,
+                "room": item.opt_i64("room")?,
+                "start": item.raw("start")?,
+                "end": item.raw("end")?,
+                "is_visible": item.bool("is_visible")?,
+                "description": i18n(&item, "description"),
+            }));
+        }
+        Ok(out)
+    };
+    let mut out = Map::new();
+    let mut older = Vec::new();
+    for (id, version, published) in &releases.older {
+        let Some(detail) = details.get(id) else {
+            continue;
+        };
+        older.push(json!({
+            "id": id,
+            "version": version,
+            "published": published,
+            "comment": i18n(&Item::event(&detail.detail), "comment"),
+            "slots": slots(detail)?,
+        }));
+    }
+    if !older.is_empty() {
+        out.insert("older_schedules".into(), Value::Array(older));
+    }
+    if let Some(detail) = releases.wip.and_then(|id| details.get(&id)) {
+        out.insert(
+            "wip_schedule".into(),
+            json!({
+                "id": detail.id,
+                "comment": i18n(&Item::event(&detail.detail), "comment"),
+                "slots": slots(detail)?,
+            }),
+        );
+    }
+    Ok(out)
+}
+
 /// How a resource is recognised in the public's view: by its id (v1
 /// lists resources as ids unless expanded), else by link and description.
 #[derive(PartialEq, Eq, Hash)]
@@ -653,6 +802,7 @@ fn shown_resources(list: &Fetched) -> Result<HashSet<(String, ResourceKey)>, Syn
     Ok(shown)
 }
 
+/// An i18n text pretalx shows as null when empty (or leaves out).
 fn i18n(item: &Item, key: &str) -> Value {
     match item.value.get(key) {
         None | Some(Value::Null) => json!({}),
@@ -759,6 +909,15 @@ mod tests {
         }
     }
 
+    /// A schedule's detail, with its slots (`slots/?schedule=ID`).
+    fn detail(id: i64, detail: Value, slots: Option<Value>) -> ScheduleDetail {
+        ScheduleDetail {
+            id,
+            detail: (format!("http://up/api/events/conf/schedules/{id}/"), detail),
+            slots: slots.map(|slots| list("slots", slots)),
+        }
+    }
+
     /// A small event as pretalx 2025.2.2 shows it to an organiser.
     fn raw() -> RawEvent {
         RawEvent {
@@ -795,7 +954,7 @@ mod tests {
                 json!([
                     {"id": 2, "version": "wip", "published": null},
                     {"id": 1, "version": "v1.0", "published": "2025-06-01T10:00:00+02:00"},
-                    {"id": 0, "version": "v0.9", "published": "2025-05-01T10:00:00+02:00"},
+                    {"id": 3, "version": "v0.9", "published": "2025-05-01T10:00:00+02:00"},
                 ]),
             ),
             slots: list(
@@ -882,6 +1041,39 @@ mod tests {
             ),
             // As from a pretalx that no longer offers the legacy format.
             legacy_times: None,
+            schedule_details: vec![
+                detail(
+                    1,
+                    json!({"id": 1, "version": "v1.0", "comment": {"en": "Final"}}),
+                    None,
+                ),
+                detail(
+                    3,
+                    json!({"id": 3, "version": "v0.9", "comment": null}),
+                    Some(json!([
+                        {"id": 5, "room": 4, "start": "2025-06-01T10:00:00+02:00",
+                         "end": "2025-06-01T10:30:00+02:00", "submission": "ABC123",
+                         "schedule": 3, "description": null, "duration": 30, "is_visible": true},
+                        // A submission deleted since.
+                        {"id": 6, "room": 4, "start": "2025-06-01T11:00:00+02:00",
+                         "end": "2025-06-01T11:30:00+02:00", "submission": "GONE99",
+                         "schedule": 3, "description": null, "duration": 30, "is_visible": true},
+                    ])),
+                ),
+                detail(
+                    2,
+                    json!({"id": 2, "version": "wip", "comment": null}),
+                    Some(json!([
+                        {"id": 11, "room": null, "start": null, "end": null,
+                         "submission": "ABC123", "schedule": 2, "description": null,
+                         "duration": 30, "is_visible": false},
+                        {"id": 12, "room": 4, "start": "2025-06-01T12:00:00+02:00",
+                         "end": "2025-06-01T13:00:00+02:00", "submission": null,
+                         "schedule": 2, "description": {"en": "Lunch"}, "duration": 60,
+                         "is_visible": true},
+                    ])),
+                ),
+            ],
         }
     }
 
@@ -905,7 +1097,21 @@ mod tests {
                      "active": true, "limit_tracks": [], "is_independent": false},
                     {"id": 2, "name": {"en": "Fit"}, "weight": "0.0", "required": false,
                      "active": true, "limit_tracks": [2], "is_independent": true}],
-                "schedule": {"version": "v1.0", "published": "2025-06-01T10:00:00+02:00"}
+                "schedule": {"id": 1, "version": "v1.0", "published": "2025-06-01T10:00:00+02:00",
+                             "comment": {"en": "Final"}},
+                "older_schedules": [{
+                    "id": 3, "version": "v0.9", "published": "2025-05-01T10:00:00+02:00",
+                    "comment": {},
+                    "slots": [{"id": 5, "submission": "ABC123", "room": 4,
+                               "start": "2025-06-01T10:00:00+02:00",
+                               "end": "2025-06-01T10:30:00+02:00", "is_visible": true,
+                               "description": {}}]}],
+                "wip_schedule": {"id": 2, "comment": {}, "slots": [
+                    {"id": 11, "submission": "ABC123", "room": null, "start": null, "end": null,
+                     "is_visible": false, "description": {}},
+                    {"id": 12, "submission": null, "room": 4,
+                     "start": "2025-06-01T12:00:00+02:00", "end": "2025-06-01T13:00:00+02:00",
+                     "is_visible": true, "description": {"en": "Lunch"}}]}
             })
             .as_object()
             .unwrap()
@@ -1059,6 +1265,135 @@ mod tests {
         assert_eq!(submission.resources[1].id, Some(2));
         assert_eq!(event.reviews[0].scores.len(), 2);
         assert!(event.speakers[0].has_arrived);
+    }
+
+    #[test]
+    fn schedules_by_role() {
+        let schedules = list(
+            "schedules",
+            json!([
+                {"id": 9, "version": "wip", "published": null},
+                {"id": 4, "version": "v2", "published": "2025-06-02T10:00:00+02:00"},
+                {"id": 1, "version": "v0", "published": "2025-04-01T10:00:00+02:00"},
+                {"id": 2, "version": "v1", "published": "2025-05-01T10:00:00+02:00"},
+                // Without an id there is no detail to read.
+                {"version": "v1.5", "published": "2025-05-15T10:00:00+02:00"},
+            ]),
+        );
+        assert_eq!(
+            releases(&schedules).unwrap(),
+            Releases {
+                current: Some((Some(4), "v2".into(), "2025-06-02T10:00:00+02:00".into())),
+                older: vec![
+                    (1, "v0".into(), "2025-04-01T10:00:00+02:00".into()),
+                    (2, "v1".into(), "2025-05-01T10:00:00+02:00".into()),
+                ],
+                wip: Some(9),
+            }
+        );
+        // Nothing released yet: only the work in progress.
+        let wip_only = list(
+            "schedules",
+            json!([{"id": 1, "version": "wip", "published": null}]),
+        );
+        assert_eq!(
+            releases(&wip_only).unwrap(),
+            Releases {
+                wip: Some(1),
+                ..Releases::default()
+            }
+        );
+    }
+
+    #[test]
+    fn the_history_in_the_model() {
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw(), None, &mut users).unwrap();
+        let document = super::super::access::merge(&json!({}), users, vec![event]).unwrap();
+        let dataset = crate::dataset::validate::parse_value(&document).expect("valid");
+        let event = &dataset.events[0];
+        let schedule = event.schedule.as_ref().unwrap();
+        assert_eq!(
+            (schedule.id, schedule.comment.texts().next()),
+            (Some(1), Some("Final"))
+        );
+        let older = &event.older_schedules[0];
+        assert_eq!(
+            (older.id, older.version.as_str(), older.slots.len()),
+            (Some(3), "v0.9", 1)
+        );
+        let wip = event.wip_schedule.as_ref().unwrap();
+        assert_eq!(wip.slots[0].start, None);
+        assert_eq!(wip.slots[1].description.texts().next(), Some("Lunch"));
+        // Without the details (an upstream that lists no ids): no history.
+        let mut raw = raw();
+        raw.schedule_details.clear();
+        let event = map_event(&raw, None, &mut BTreeMap::new()).unwrap();
+        assert!(event.get("older_schedules").is_none() && event.get("wip_schedule").is_none());
+        assert_eq!(event["schedule"].get("comment"), None);
+    }
+
+    #[tokio::test]
+    async fn schedule_details_and_their_slots_are_read() {
+        use std::sync::{Arc, Mutex};
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let log = asked.clone();
+        let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
+            let log = log.clone();
+            async move {
+                let path = uri.path_and_query().map_or("", |p| p.as_str()).to_string();
+                log.lock().unwrap().push(path.clone());
+                let slot = |id: i64, schedule: i64| {
+                    json!({"id": id, "room": 4, "start": "2025-06-01T10:00:00+02:00",
+                           "end": "2025-06-01T10:30:00+02:00", "submission": "ABC123",
+                           "schedule": schedule, "description": null, "duration": 30,
+                           "is_visible": true})
+                };
+                axum::Json(match path.as_str() {
+                    "/api/events/conf/schedules/1/" => json!({"id": 1, "comment": {"en": "Now"}}),
+                    "/api/events/conf/schedules/3/" => json!({"id": 3, "comment": null}),
+                    "/api/events/conf/schedules/2/" => json!({"id": 2, "comment": null}),
+                    // `next` names the public host: only its path is used.
+                    "/api/events/conf/slots/?schedule=3&page_size=250" => json!({
+                        "count": 2, "previous": null, "results": [slot(5, 3)],
+                        "next": "https://public.example/api/events/conf/slots/?page=2&page_size=250&schedule=3"}),
+                    "/api/events/conf/slots/?page=2&page_size=250&schedule=3" => {
+                        json!({"count": 2, "next": null, "previous": null, "results": [slot(6, 3)]})
+                    }
+                    "/api/events/conf/slots/?schedule=2&page_size=250" => {
+                        json!({"count": 1, "next": null, "previous": null, "results": [slot(11, 2)]})
+                    }
+                    _ => json!({"unexpected": path}),
+                })
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let client = Client::new(&origin, "t", std::time::Duration::from_secs(5), &[]).unwrap();
+        let requests = std::sync::atomic::AtomicUsize::new(0);
+        let count = || {
+            requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let details = read_schedules(
+            &client,
+            "/api/events/conf",
+            &releases(&raw().schedules).unwrap(),
+            &count,
+        )
+        .await
+        .unwrap();
+        let read: Vec<(i64, usize)> = details
+            .iter()
+            .map(|d| (d.id, d.slots.iter().flat_map(Fetched::items).count()))
+            .collect();
+        // The current release (its slots are the unfiltered list), the
+        // older one, the work in progress.
+        assert_eq!(read, [(1, 0), (3, 2), (2, 1)]);
+        assert!(details[0].slots.is_none());
+        assert_eq!(details[0].detail.1["comment"], json!({"en": "Now"}));
+        assert_eq!(requests.into_inner(), 6);
+        assert_eq!(asked.lock().unwrap().len(), 6);
     }
 
     #[test]
@@ -1270,7 +1605,15 @@ mod tests {
     #[test]
     fn malformed_answers_name_the_url_and_json_path() {
         type Spoil = fn(&mut RawEvent);
-        let cases: [(&str, Spoil, &str); 7] = [
+        let cases: [(&str, Spoil, &str); 8] = [
+            (
+                "a slot of an older release without its visibility",
+                |raw| {
+                    let slots = raw.schedule_details[1].slots.as_mut().unwrap();
+                    slots.pages[0].1[0]["is_visible"] = json!(null);
+                },
+                "GET http://up/api/events/conf/slots/: results[0].is_visible: expected a boolean",
+            ),
             (
                 "scores without their categories expanded",
                 |raw| raw.reviews.pages[0].1[0]["scores"][0]["category"] = json!(1),
