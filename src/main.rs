@@ -219,7 +219,8 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
         /// Only the published dataset format (shared/spec/dataset.md), without
-        /// confapi's extensions (private resources), for tools that know only it.
+        /// confapi's extensions (private resources, the v1 fields), for tools
+        /// that know only it.
         #[arg(long)]
         portable: bool,
         #[arg(short, long)]

@@ -66,13 +66,15 @@ pub struct DemoLogin {
 
 /// The dataset without confapi's extensions of the published format
 /// (`shared/spec/dataset.md`), for tools that know only that format (its
-/// reference validator and oracle): private resources are left out.
+/// reference validator and oracle): private resources are left out, and
+/// what pretalx's v1 API shows is at its defaults (not written).
 pub fn portable(dataset: &mut Dataset) {
     for event in &mut dataset.events {
         for submission in &mut event.submissions {
             submission.resources.retain(|r| r.is_public);
         }
     }
+    v1::clear(dataset);
 }
 
 /// Deterministic: the same options always give the same dataset (use `fastrand::Rng::with_seed`).
@@ -3011,43 +3013,8 @@ mod tests {
         let (mut filled, filled_logins) = generate(&options);
         let (plain, plain_logins) = generate_without_v1(&options);
         assert_ne!(filled, plain);
-        for event in &mut filled.events {
-            event.locales.clear();
-            event.content_locales.clear();
-            event.email.clear();
-            (event.logo, event.header_image, event.custom_domain) = (None, None, None);
-            event.older_schedules.clear();
-            event.wip_schedule = None;
-            event.score_categories.clear();
-            if let Some(schedule) = &mut event.schedule {
-                (schedule.id, schedule.comment) = (None, I18n::default());
-            }
-            event.rooms.iter_mut().for_each(|r| r.uuid = None);
-            event
-                .tracks
-                .iter_mut()
-                .for_each(|t| t.requires_access_code = false);
-            for kind in &mut event.submission_types {
-                (kind.deadline, kind.requires_access_code) = (None, false);
-            }
-            for q in &mut event.questions {
-                (q.min_number, q.max_number, q.icon) = (None, None, None);
-                (q.min_date, q.max_date) = (None, None);
-                (q.min_datetime, q.max_datetime) = (None, None);
-                q.options.iter_mut().for_each(|o| o.position = None);
-            }
-            for p in &mut event.speakers {
-                (p.has_arrived, p.internal_notes) = (false, String::new());
-            }
-            for s in &mut event.submissions {
-                (s.invitation_token, s.review_code, s.access_code) = (None, None, None);
-                s.resources.iter_mut().for_each(|r| r.id = None);
-            }
-            event
-                .reviews
-                .iter_mut()
-                .for_each(|r| r.scores = Box::default());
-        }
+        // `clear` (what `portable` does) undoes every value `fill` set.
+        v1::clear(&mut filled);
         assert_eq!(filled, plain);
         let tokens =
             |logins: &[DemoLogin]| logins.iter().map(|l| l.token.clone()).collect::<Vec<_>>();

@@ -131,6 +131,46 @@ pub(super) fn fill(dataset: &mut Dataset, seed: u64) {
     }
 }
 
+/// Every field `fill` fills back at its default (`demo --portable`: the
+/// published format, which has none of them).
+pub(super) fn clear(dataset: &mut Dataset) {
+    for event in &mut dataset.events {
+        event.locales.clear();
+        event.content_locales.clear();
+        event.email.clear();
+        (event.logo, event.header_image, event.custom_domain) = (None, None, None);
+        event.older_schedules.clear();
+        event.wip_schedule = None;
+        event.score_categories.clear();
+        if let Some(schedule) = &mut event.schedule {
+            (schedule.id, schedule.comment) = (None, I18n::default());
+        }
+        event.rooms.iter_mut().for_each(|r| r.uuid = None);
+        for track in &mut event.tracks {
+            track.requires_access_code = false;
+        }
+        for kind in &mut event.submission_types {
+            (kind.deadline, kind.requires_access_code) = (None, false);
+        }
+        for q in &mut event.questions {
+            (q.min_number, q.max_number, q.icon) = (None, None, None);
+            (q.min_date, q.max_date) = (None, None);
+            (q.min_datetime, q.max_datetime) = (None, None);
+            q.options.iter_mut().for_each(|o| o.position = None);
+        }
+        for p in &mut event.speakers {
+            (p.has_arrived, p.internal_notes) = (false, String::new());
+        }
+        for s in &mut event.submissions {
+            (s.invitation_token, s.review_code, s.access_code) = (None, None, None);
+            s.resources.iter_mut().for_each(|r| r.id = None);
+        }
+        for review in &mut event.reviews {
+            review.scores = Box::default();
+        }
+    }
+}
+
 fn fill_event(event: &mut Event, index: usize, rng: &mut Rng, ids: &mut Ids) {
     let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
     let showcase = event.is_public && event.show_schedule && event.schedule.is_some();
