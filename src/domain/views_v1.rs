@@ -182,21 +182,21 @@ pub fn event<'a>(event: &'a Event, detail: bool, lang: Option<&'a str>) -> Event
         date_to: event.date_to.map(|d| d.to_string()),
         timezone: &event.timezone,
         detail: detail.then(|| EventDetail {
-            email: "",
+            email: &event.email,
             primary_color: event.primary_color.as_deref(),
-            custom_domain: None,
-            logo: None,
-            header_image: None,
+            custom_domain: event.custom_domain.as_deref(),
+            logo: event.logo.as_deref(),
+            header_image: event.header_image.as_deref(),
             locale: &event.locale,
-            locales: vec![event.locale.as_str()],
-            content_locales: vec![event.locale.as_str()],
+            locales: event.locales().iter().map(String::as_str).collect(),
+            content_locales: event.content_locales().iter().map(String::as_str).collect(),
         }),
     }
 }
 
 /// `lang` as v1 reads it: a locale the event offers, else ignored.
 pub fn lang_of<'a>(event: &Event, asked: Option<&'a str>) -> Option<&'a str> {
-    asked.filter(|lang| *lang == event.locale)
+    asked.filter(|lang| event.locales().iter().any(|l| l == lang))
 }
 
 // ---------------------------------------------------------------------------
@@ -434,7 +434,7 @@ impl<'a> V1Renderer<'a> {
             description: self.text(&track.description),
             color: &track.color,
             position: track.position,
-            requires_access_code: false,
+            requires_access_code: track.requires_access_code,
         }
     }
 
@@ -443,8 +443,8 @@ impl<'a> V1Renderer<'a> {
             id: kind.id,
             name: self.text(&kind.name),
             default_duration: kind.default_duration,
-            deadline: None,
-            requires_access_code: false,
+            deadline: self.opt_dt(&kind.deadline),
+            requires_access_code: kind.requires_access_code,
         }
     }
 
@@ -466,7 +466,7 @@ impl<'a> V1Renderer<'a> {
             id: option.id,
             question: in_list.then_some(question.id),
             answer: self.text(&option.answer),
-            position: index as i64,
+            position: option.position_at(index),
         }
     }
 
@@ -501,13 +501,13 @@ impl<'a> V1Renderer<'a> {
             options: (!self.nested).then_some(options),
             min_length: q.min_length,
             max_length: q.max_length,
-            min_number: None,
-            max_number: None,
-            min_date: None,
-            max_date: None,
-            min_datetime: None,
-            max_datetime: None,
-            icon: None,
+            min_number: q.min_number.as_ref().map(Decimal::as_str),
+            max_number: q.max_number.as_ref().map(Decimal::as_str),
+            min_date: q.min_date.map(|d| d.to_string()),
+            max_date: q.max_date.map(|d| d.to_string()),
+            min_datetime: self.opt_dt(&q.min_datetime),
+            max_datetime: self.opt_dt(&q.max_datetime),
+            icon: q.icon.as_deref(),
             active: orga.then_some(q.active),
             is_public: orga.then_some(q.is_public),
             contains_personal_data: orga.then_some(q.contains_personal_data),
@@ -567,6 +567,16 @@ pub struct SubmissionView<'a> {
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_notes: Option<&'a str>,
+    /// Organisers only (pretalx shows reviewers these too: section 13).
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invitation_token: Option<Option<&'a str>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access_code: Option<Option<i64>>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review_code: Option<Option<&'a str>>,
     /// The organisers' anonymised texts as a JSON string (`"{}"` when none).
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -634,12 +644,14 @@ pub struct ResourceView<'a> {
 /// A resource's id: pretalx's where the dataset has it, else one derived
 /// from the event, the submission and the resource's place.
 pub fn resource_id(event: &Event, sub: &Submission, index: usize) -> i64 {
-    derived_id(&[
-        "resource",
-        &event.slug.to_lowercase(),
-        &sub.code,
-        &index.to_string(),
-    ])
+    sub.resources[index].id.unwrap_or_else(|| {
+        derived_id(&[
+            "resource",
+            &event.slug.to_lowercase(),
+            &sub.code,
+            &index.to_string(),
+        ])
+    })
 }
 
 /// A slot's id: pretalx's where the dataset has it, else one derived from
@@ -837,6 +849,9 @@ impl<'a> V1Renderer<'a> {
             is_featured: (orga || reviewer).then_some(sub.is_featured),
             notes: orga.then_some(sub.notes.as_str()),
             internal_notes: orga.then_some(sub.internal_notes.as_str()),
+            invitation_token: orga.then_some(sub.invitation_token.as_deref()),
+            access_code: orga.then_some(sub.access_code),
+            review_code: orga.then_some(sub.review_code.as_deref()),
             anonymised_data: orga.then(|| anonymised_data(sub)),
             reviews: (orga || reviewer)
                 .then(|| reviews.iter().map(|&r| event.reviews[r].id).collect()),
@@ -927,9 +942,9 @@ impl<'a> V1Renderer<'a> {
             email: orga.then_some(user.email.as_str()),
             timezone: orga.then_some(user.timezone.as_str()),
             locale: orga.then_some(user.locale.as_str()),
-            has_arrived: orga.then_some(false),
+            has_arrived: orga.then_some(profile.has_arrived),
             availabilities: orga.then(|| self.availabilities(&profile.availabilities)),
-            internal_notes: orga.then_some(""),
+            internal_notes: orga.then_some(profile.internal_notes.as_str()),
         })
     }
 }
@@ -1022,11 +1037,9 @@ pub struct ScheduleView<'a> {
 /// one derived from the event and the version.
 pub fn schedule_id(event: &Event) -> Option<i64> {
     let schedule = event.schedule.as_ref()?;
-    Some(derived_id(&[
-        "schedule",
-        &event.slug.to_lowercase(),
-        &schedule.version,
-    ]))
+    Some(schedule.id.unwrap_or_else(|| {
+        derived_id(&["schedule", &event.slug.to_lowercase(), &schedule.version])
+    }))
 }
 
 /// A break's id, as the schedule exports give it.
@@ -1120,7 +1133,8 @@ impl<'a> V1Renderer<'a> {
             id: schedule_id(event)?,
             version: &schedule.version,
             published: self.opt_dt(&schedule.published),
-            comment: detail.then_some(None),
+            comment: detail
+                .then(|| (!schedule.comment.is_empty()).then(|| self.text(&schedule.comment))),
             slots,
         })
     }
@@ -1144,6 +1158,17 @@ pub struct AnswerView<'a> {
     pub options: Refs<i64, OptionView<'a>>,
 }
 
+/// One score of a review, in one of the event's score categories.
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::ReviewScore)]
+pub struct ScoreView<'a> {
+    pub id: i64,
+    pub category: i64,
+    /// A decimal string (`"1.00"`).
+    pub value: &'a str,
+    pub label: Option<&'a str>,
+}
+
 #[derive(DeriveSerialize, ToSchema)]
 #[schema(as = v1::Review)]
 pub struct ReviewView<'a> {
@@ -1152,7 +1177,7 @@ pub struct ReviewView<'a> {
     pub text: &'a str,
     /// A decimal string (`"2.00"`), as pretalx writes it.
     pub score: Option<String>,
-    pub scores: Vec<i64>,
+    pub scores: Vec<ScoreView<'a>>,
     /// The answers the caller may see, always nested.
     pub answers: Vec<AnswerView<'a>>,
     /// The reviewer's code, where the caller may know it.
@@ -1198,7 +1223,16 @@ impl<'a> V1Renderer<'a> {
             submission: &review.submission,
             text: &review.text,
             score: review.score.map(|s| format!("{s:.2}")),
-            scores: Vec::new(),
+            scores: review
+                .scores
+                .iter()
+                .map(|score| ScoreView {
+                    id: score.id,
+                    category: score.category,
+                    value: score.value.as_str(),
+                    label: score.label.as_deref(),
+                })
+                .collect(),
             answers: data
                 .answers_of_review
                 .of(position)

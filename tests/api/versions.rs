@@ -1192,3 +1192,123 @@ async fn v1_expand_nests_public_objects_and_never_widens_what_a_role_sees() {
     assert_eq!(answers.body["question"]["id"], 1);
     assert_eq!(answers.body["options"][0]["id"], 10);
 }
+
+#[tokio::test]
+async fn v1_shows_the_data_only_v1_has() {
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["email"] = json!("team@mini.example");
+    event["locales"] = json!(["en", "de"]);
+    event["logo"] = json!("https://mini.example/logo.png");
+    event["schedule"]["id"] = json!(42);
+    event["schedule"]["comment"] = json!({"en": "First release"});
+    event["tracks"][0]["requires_access_code"] = json!(true);
+    event["submission_types"][0]["deadline"] = json!("2026-04-01T00:00:00Z");
+    event["questions"][0]["options"][1]["position"] = json!(7);
+    event["questions"][1]["min_length"] = json!(2);
+    event["questions"][1]["icon"] = json!("https://mini.example/q.png");
+    event["speakers"][0]["has_arrived"] = json!(true);
+    event["speakers"][0]["internal_notes"] = json!("Arrives by train");
+    event["submissions"][0]["invitation_token"] = json!("invite-secret");
+    event["submissions"][0]["review_code"] = json!("REVIEWCODE");
+    event["submissions"][0]["resources"][0]["id"] = json!(301);
+    event["score_categories"] = json!([{"id": 1, "name": {"en": "Content"}}]);
+    event["reviews"][0]["scores"] =
+        json!([{"id": 9, "category": 1, "value": "2.00", "label": "good"}]);
+    let server = TestServer::start(&[dataset]).await;
+    let detail = get(&server, None, "/api/events/mini/", &[V1]).await;
+    assert_eq!(
+        (
+            &detail.body["email"],
+            &detail.body["locales"],
+            &detail.body["logo"]
+        ),
+        (
+            &json!("team@mini.example"),
+            &json!(["en", "de"]),
+            &json!("https://mini.example/logo.png")
+        )
+    );
+    // `lang` takes any of the event's locales.
+    let de = get(&server, None, "/api/events/mini/tracks/1/?lang=de", &[V1]).await;
+    assert_eq!(
+        (&de.body["name"], &de.body["requires_access_code"]),
+        (&json!(""), &json!(true))
+    );
+    let kind = get(&server, None, "/api/events/mini/submission-types/1/", &[V1]).await;
+    assert_eq!(kind.body["deadline"], "2026-04-01T02:00:00+02:00");
+    let option = get(
+        &server,
+        None,
+        "/api/events/mini/question-options/11/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(option.body["position"], 7);
+    let question = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/2/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (&question.body["min_length"], &question.body["icon"]),
+        (&json!(2), &json!("https://mini.example/q.png"))
+    );
+    let orga_speaker = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/speakers/SPK1/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (
+            &orga_speaker.body["has_arrived"],
+            &orga_speaker.body["internal_notes"]
+        ),
+        (&json!(true), &json!("Arrives by train"))
+    );
+    let public_speaker = get(&server, None, "/api/events/mini/speakers/SPK1/", &[V1]).await;
+    assert!(public_speaker.body.get("internal_notes").is_none());
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/submissions/PUB1/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (
+            &orga.body["invitation_token"],
+            &orga.body["review_code"],
+            &orga.body["access_code"]
+        ),
+        (&json!("invite-secret"), &json!("REVIEWCODE"), &Value::Null)
+    );
+    assert_eq!(orga.body["resources"][0], 301);
+    for token in [None, Some("rev-token")] {
+        let other = get(&server, token, "/api/events/mini/submissions/PUB1/", &[V1]).await;
+        assert!(
+            !other.text.contains("invite-secret") && !other.text.contains("REVIEWCODE"),
+            "{token:?}"
+        );
+    }
+    let review = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/reviews/7/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        review.body["scores"],
+        json!([{"id": 9, "category": 1, "value": "2.00", "label": "good"}])
+    );
+    let schedule = get(&server, None, "/api/events/mini/schedules/42/", &[V1]).await;
+    assert_eq!(
+        (&schedule.body["id"], &schedule.body["comment"]),
+        (&json!(42), &json!({"en": "First release"}))
+    );
+}
