@@ -122,57 +122,62 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
     let q = params.get("q").map(str::to_lowercase);
     let data = &*ctx.event;
     let users = &ctx.caller.catalog.users;
-    let mut items: Vec<ReviewIx> = visible_reviews(ctx, &access)
-        .into_iter()
-        .filter(|&r| {
-            let review = &data.event.reviews[r];
-            let names_reviewer = access.shows_reviewer_name(review);
-            submission
-                .as_ref()
-                .is_none_or(|code| review.submission.to_lowercase() == *code)
-                && user
-                    .as_ref()
-                    .is_none_or(|code| names_reviewer && review.user.to_lowercase() == *code)
-                && speaker.as_ref().is_none_or(|code| {
-                    data.review_submission[r].is_some_and(|i| {
-                        !access.anonymised_at(i, false)
-                            && data.event.submissions[i]
-                                .speakers
-                                .iter()
-                                .any(|s| s.to_lowercase() == *code)
-                    })
-                })
-                && q.as_ref().is_none_or(|_| {
-                    let title =
-                        data.review_submission[r].map(|i| data.event.submissions[i].title.as_str());
-                    let name = users
-                        .get(review.user.as_str())
-                        .filter(|_| names_reviewer)
-                        .map(|u| u.name.as_str());
-                    matches_q(q.as_deref(), title.into_iter().chain(name))
-                })
-        })
-        .collect();
-    if let Some(o) = params.get("o") {
-        let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
-        if matches!(field, "id" | "created") {
-            let key = |&r: &ReviewIx| {
+    let o = params.get("o").map(str::to_string);
+    let key = format!("{submission:?} {user:?} {speaker:?} {q:?} {o:?}");
+    let items = ctx.visible_set(&access, "v1-reviews", key, || {
+        let mut items: Vec<ReviewIx> = visible_reviews(ctx, &access)
+            .into_iter()
+            .filter(|&r| {
                 let review = &data.event.reviews[r];
-                match field {
-                    "id" => Key::Int(Some(review.id)),
-                    _ => Key::Text(review.created.to_rfc3339()),
-                }
-            };
-            items.sort_by(|a, b| {
-                let ordering = key(a).cmp(&key(b));
-                if descending {
-                    ordering.reverse()
-                } else {
-                    ordering
-                }
-            });
+                let names_reviewer = access.shows_reviewer_name(review);
+                submission
+                    .as_ref()
+                    .is_none_or(|code| review.submission.to_lowercase() == *code)
+                    && user
+                        .as_ref()
+                        .is_none_or(|code| names_reviewer && review.user.to_lowercase() == *code)
+                    && speaker.as_ref().is_none_or(|code| {
+                        data.review_submission[r].is_some_and(|i| {
+                            !access.anonymised_at(i, false)
+                                && data.event.submissions[i]
+                                    .speakers
+                                    .iter()
+                                    .any(|s| s.to_lowercase() == *code)
+                        })
+                    })
+                    && q.as_ref().is_none_or(|_| {
+                        let title = data.review_submission[r]
+                            .map(|i| data.event.submissions[i].title.as_str());
+                        let name = users
+                            .get(review.user.as_str())
+                            .filter(|_| names_reviewer)
+                            .map(|u| u.name.as_str());
+                        matches_q(q.as_deref(), title.into_iter().chain(name))
+                    })
+            })
+            .collect();
+        if let Some(o) = params.get("o") {
+            let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
+            if matches!(field, "id" | "created") {
+                let key = |&r: &ReviewIx| {
+                    let review = &data.event.reviews[r];
+                    match field {
+                        "id" => Key::Int(Some(review.id)),
+                        _ => Key::Text(review.created.to_rfc3339()),
+                    }
+                };
+                items.sort_by(|a, b| {
+                    let ordering = key(a).cmp(&key(b));
+                    if descending {
+                        ordering.reverse()
+                    } else {
+                        ordering
+                    }
+                });
+            }
         }
-    }
+        items
+    });
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);

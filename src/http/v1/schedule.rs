@@ -12,6 +12,38 @@ use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
 use crate::http::ApiResult;
 
+/// A slot by position, kept in the lists' visible-set cache.
+#[derive(Clone, Copy)]
+enum SlotAt {
+    Talk(SubmissionIx, u32),
+    Break(u32),
+}
+
+impl SlotAt {
+    fn of(slot: &SlotRef) -> Self {
+        match *slot {
+            SlotRef::Talk { sub, index } => SlotAt::Talk(sub, index as u32),
+            SlotRef::Break { index, .. } => SlotAt::Break(index as u32),
+        }
+    }
+
+    fn get<'a>(self, access: &Access<'a>) -> Option<SlotRef<'a>> {
+        Some(match self {
+            SlotAt::Talk(sub, index) => SlotRef::Talk {
+                sub,
+                index: index as usize,
+            },
+            SlotAt::Break(index) => {
+                let schedule = access.data.event.schedule.as_ref()?;
+                SlotRef::Break {
+                    index: index as usize,
+                    item: schedule.breaks.get(index as usize)?,
+                }
+            }
+        })
+    }
+}
+
 /// The caller's slots in the default order: by start, then room position.
 fn visible_slots<'a>(access: &Access<'a>) -> Vec<SlotRef<'a>> {
     let data = access.data;
@@ -92,88 +124,94 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
     let speaker = params.get("speaker").map(str::to_lowercase);
     let q = params.get("q").map(str::to_lowercase);
     let users = &ctx.caller.catalog.users;
-    let mut slots: Vec<SlotRef> = visible_slots(&access)
-        .into_iter()
-        .filter(|slot| {
-            let (sub, visible, slot_room) = match *slot {
-                SlotRef::Talk { sub, index } => {
-                    let s = &event.submissions[sub];
-                    (Some(s), s.slots[index].is_visible, s.slots[index].room)
-                }
-                SlotRef::Break { item, .. } => (None, true, item.room),
-            };
-            let shows_names = |i| !access.anonymised_at(i, false);
-            let position = match *slot {
-                SlotRef::Talk { sub, .. } => Some(sub),
-                SlotRef::Break { .. } => None,
-            };
-            room.is_none_or(|r| slot_room == Some(r))
-                && is_visible.is_none_or(|v| v == visible)
-                && submission
-                    .as_ref()
-                    .is_none_or(|code| sub.is_some_and(|s| s.code.to_lowercase() == *code))
-                && speaker.as_ref().is_none_or(|code| {
-                    sub.zip(position).is_some_and(|(s, i)| {
-                        shows_names(i) && s.speakers.iter().any(|c| c.to_lowercase() == *code)
-                    })
-                })
-                && q.as_ref().is_none_or(|q| {
-                    sub.zip(position).is_some_and(|(s, i)| {
-                        let anonymised = !shows_names(i);
-                        let title = crate::domain::views::shown_texts(s, anonymised).title;
-                        title.to_lowercase().contains(q.as_str())
-                            || (!anonymised
-                                && s.speakers.iter().any(|c| {
-                                    users
-                                        .get(c.as_str())
-                                        .is_some_and(|u| u.name.to_lowercase().contains(q.as_str()))
-                                }))
-                    })
-                })
-        })
-        .collect();
-    if let Some(o) = params.get("o") {
-        let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
-        // pretalx's ordering fields; any other keeps the default order.
-        if matches!(field, "start" | "end" | "room__name" | "submission__title") {
-            let key = |slot: &SlotRef| -> Key {
-                let (start, end, room, title) = match *slot {
+    let o = params.get("o").map(str::to_string);
+    let key = format!("{room:?} {is_visible:?} {submission:?} {speaker:?} {q:?} {o:?}");
+    let kept = ctx.visible_set(&access, "v1-slots", key, || {
+        let mut slots: Vec<SlotRef> = visible_slots(&access)
+            .into_iter()
+            .filter(|slot| {
+                let (sub, visible, slot_room) = match *slot {
                     SlotRef::Talk { sub, index } => {
                         let s = &event.submissions[sub];
-                        let item = &s.slots[index];
-                        (item.start, item.end, item.room, s.title.to_lowercase())
+                        (Some(s), s.slots[index].is_visible, s.slots[index].room)
                     }
-                    SlotRef::Break { item, .. } => {
-                        (Some(item.start), Some(item.end), item.room, String::new())
+                    SlotRef::Break { item, .. } => (None, true, item.room),
+                };
+                let shows_names = |i| !access.anonymised_at(i, false);
+                let position = match *slot {
+                    SlotRef::Talk { sub, .. } => Some(sub),
+                    SlotRef::Break { .. } => None,
+                };
+                room.is_none_or(|r| slot_room == Some(r))
+                    && is_visible.is_none_or(|v| v == visible)
+                    && submission
+                        .as_ref()
+                        .is_none_or(|code| sub.is_some_and(|s| s.code.to_lowercase() == *code))
+                    && speaker.as_ref().is_none_or(|code| {
+                        sub.zip(position).is_some_and(|(s, i)| {
+                            shows_names(i) && s.speakers.iter().any(|c| c.to_lowercase() == *code)
+                        })
+                    })
+                    && q.as_ref().is_none_or(|q| {
+                        sub.zip(position).is_some_and(|(s, i)| {
+                            let anonymised = !shows_names(i);
+                            let title = crate::domain::views::shown_texts(s, anonymised).title;
+                            title.to_lowercase().contains(q.as_str())
+                                || (!anonymised
+                                    && s.speakers.iter().any(|c| {
+                                        users.get(c.as_str()).is_some_and(|u| {
+                                            u.name.to_lowercase().contains(q.as_str())
+                                        })
+                                    }))
+                        })
+                    })
+            })
+            .collect();
+        if let Some(o) = params.get("o") {
+            let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
+            // pretalx's ordering fields; any other keeps the default order.
+            if matches!(field, "start" | "end" | "room__name" | "submission__title") {
+                let key = |slot: &SlotRef| -> Key {
+                    let (start, end, room, title) = match *slot {
+                        SlotRef::Talk { sub, index } => {
+                            let s = &event.submissions[sub];
+                            let item = &s.slots[index];
+                            (item.start, item.end, item.room, s.title.to_lowercase())
+                        }
+                        SlotRef::Break { item, .. } => {
+                            (Some(item.start), Some(item.end), item.room, String::new())
+                        }
+                    };
+                    match field {
+                        "start" => Key::Text(start.map(|t| t.to_rfc3339()).unwrap_or_default()),
+                        "end" => Key::Text(end.map(|t| t.to_rfc3339()).unwrap_or_default()),
+                        "room__name" => Key::Text(
+                            room.and_then(|id| data.room(id))
+                                .and_then(|r| r.name.texts().next())
+                                .unwrap_or("")
+                                .to_lowercase(),
+                        ),
+                        _ => Key::Text(title),
                     }
                 };
-                match field {
-                    "start" => Key::Text(start.map(|t| t.to_rfc3339()).unwrap_or_default()),
-                    "end" => Key::Text(end.map(|t| t.to_rfc3339()).unwrap_or_default()),
-                    "room__name" => Key::Text(
-                        room.and_then(|id| data.room(id))
-                            .and_then(|r| r.name.texts().next())
-                            .unwrap_or("")
-                            .to_lowercase(),
-                    ),
-                    _ => Key::Text(title),
-                }
-            };
-            slots.sort_by(|a, b| {
-                let ordering = key(a).cmp(&key(b));
-                if descending {
-                    ordering.reverse()
-                } else {
-                    ordering
-                }
-            });
+                slots.sort_by(|a, b| {
+                    let ordering = key(a).cmp(&key(b));
+                    if descending {
+                        ordering.reverse()
+                    } else {
+                        ordering
+                    }
+                });
+            }
         }
-    }
+        slots.iter().map(SlotAt::of).collect::<Vec<_>>()
+    });
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
-    page(&ctx.caller, &params, pagination, &slots, |slot| {
-        renderer.slot(*slot)
+    // Only the page's slots are looked up again.
+    page(&ctx.caller, &params, pagination, &kept, |at| {
+        at.get(&access).map(|slot| renderer.slot(slot))
     })
 }
 
