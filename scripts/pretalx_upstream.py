@@ -150,6 +150,27 @@ with scopes_disabled():
     token.events.add(event)
     with open("{token_file}", "w") as f:
         f.write(token.token)
+    # For scripts/pretalx_v1_diff.py: read tokens of the reviewer above and
+    # of a track-limited reviewer (the second reviewer by code, alone in a
+    # reviewer team limited to the first track), in DIR/token.roles.json.
+    import json, os
+    track_team = Team.objects.create(organiser=event.organiser, name="DemoCon Track Reviewers",
+                                     is_reviewer=True)
+    track_team.limit_events.add(event)
+    track_team.limit_tracks.add(event.tracks.order_by("pk").first())
+    trackrev = User.objects.filter(reviews__submission__event=event).distinct().order_by("code")[1]
+    track_team.members.add(trackrev)
+    roles = {{}}
+    for role, user in (("reviewer", reviewer), ("trackrev", trackrev)):
+        role_token = UserApiToken.objects.create(
+            name=f"confapi {{role}}", user=user,
+            endpoints={{name: list(READ_PERMISSIONS) for name in ENDPOINTS}},
+        )
+        role_token.events.add(event)
+        roles[role] = {{"code": user.code, "token": role_token.token}}
+    fd = os.open("{token_file}.roles.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(roles, f)
 """
 
 
