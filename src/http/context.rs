@@ -121,16 +121,18 @@ impl FromRequestParts<AppState> for EventContext {
     }
 }
 
-/// The event, if it exists and the caller may see it; the same 403 otherwise.
+/// The event, if it exists and the caller may see it; the same 403
+/// otherwise (v1: the same 404, pretalx-v1.md §13 item 3).
 fn visible_event(caller: &Caller, slug: &str) -> Result<Arc<EventData>, ApiError> {
-    let event = caller
-        .catalog
-        .event(slug)
-        .ok_or(ApiError::EventNotVisible)?;
+    let refused = || match caller.api {
+        crate::model::ApiVersion::V1 => ApiError::NotFound,
+        crate::model::ApiVersion::Legacy => ApiError::EventNotVisible,
+    };
+    let event = caller.catalog.event(slug).ok_or_else(refused)?;
     if Access::new(event, caller.user(), caller.now).event_visible() {
         Ok(event.clone())
     } else {
-        Err(ApiError::EventNotVisible)
+        Err(refused())
     }
 }
 

@@ -50,9 +50,13 @@ async fn list(State(state): State<AppState>, caller: Caller, mut params: Params)
     })
 }
 
-async fn detail(ctx: EventContext, params: Params) -> ApiResult {
+async fn detail(
+    ctx: EventContext,
+    axum::extract::Path(slug): axum::extract::Path<String>,
+    params: Params,
+) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::event(ctx, params);
+        return super::v1::event(ctx, params, &slug);
     }
     Ok(json(&event_view(&ctx.event.event, &ctx.caller.base_url)))
 }

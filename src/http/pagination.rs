@@ -32,7 +32,8 @@ enum Style {
 pub struct Pagination {
     style: Style,
     size: usize,
-    /// v1's links: the link to page 1 carries no `page` (as pretalx's).
+    /// v1's links: the link to page 1 carries no `page`, the link back
+    /// to offset 0 no `offset` (as pretalx's, DRF's).
     bare_first_page: bool,
 }
 
@@ -94,7 +95,7 @@ impl Pagination {
                     offset: number("offset").unwrap_or(0),
                 },
                 size: size_of(number("limit")),
-                bare_first_page: false,
+                bare_first_page: true,
             });
         }
         let page = match params.get("page") {
@@ -151,7 +152,7 @@ impl Pagination {
                 let last = count.div_ceil(self.size).max(1);
                 let previous = match number {
                     0 | 1 => None,
-                    2 if self.bare_first_page => Some(link_without(params, link_base, "page")),
+                    2 if self.bare_first_page => Some(link_without(params, link_base, "page", &[])),
                     _ => Some(link(&[("page", (number - 1).to_string())])),
                 };
                 (
@@ -162,9 +163,17 @@ impl Pagination {
             Style::Offset { offset } => {
                 let size = self.size;
                 let offsets = |o: usize| [("limit", size.to_string()), ("offset", o.to_string())];
+                let previous = match offset {
+                    0 => None,
+                    o if o <= size && self.bare_first_page => {
+                        let limit = [("limit", size.to_string())];
+                        Some(link_without(params, link_base, "offset", &limit))
+                    }
+                    o => Some(link(&offsets(o.saturating_sub(size)))),
+                };
                 (
                     (offset.saturating_add(size) < count).then(|| link(&offsets(offset + size))),
-                    (offset > 0).then(|| link(&offsets(offset.saturating_sub(size)))),
+                    previous,
                 )
             }
         };
@@ -177,13 +186,22 @@ impl Pagination {
     }
 }
 
-/// The request's URL without one parameter (v1's link back to page 1).
-fn link_without(params: &Params, link_base: &str, name: &str) -> String {
+/// The request's URL without one parameter and with `replace` (v1's
+/// links back to page 1 and to offset 0).
+fn link_without(
+    params: &Params,
+    link_base: &str,
+    name: &str,
+    replace: &[(&str, String)],
+) -> String {
     let mut query = form_urlencoded::Serializer::new(String::new());
     for (k, v) in &params.pairs {
-        if k != name {
+        if k != name && !replace.iter().any(|(r, _)| r == k) {
             query.append_pair(k, v);
         }
+    }
+    for (k, v) in replace {
+        query.append_pair(k, v);
     }
     let query = query.finish();
     if query.is_empty() {

@@ -32,7 +32,9 @@ const ROOM_PAGE_SIZE: usize = 100;
 // Shared mechanics
 
 /// `fields` and `omit` (top-level fields only, as pretalx's
-/// drf-flex-fields reads them; comma lists, repeated parameters merged).
+/// drf-flex-fields reads them; comma lists, repeated parameters merged),
+/// where pretalx's serializers have flex fields: questions and options
+/// (not events, rooms, tracks, submission types, tags).
 struct Shape {
     fields: Option<Vec<String>>,
     omit: Vec<String>,
@@ -185,10 +187,14 @@ pub(crate) fn matches_q<'t>(q: Option<&str>, texts: impl IntoIterator<Item = &'t
     }
 }
 
-/// A boolean filter as django-filter reads it: `true`/`false` (any case),
-/// `1`/`0`; anything else is a 400 naming the parameter.
-fn boolean(params: &mut Params, name: &str) -> Option<bool> {
-    params.boolean(name)
+/// A boolean filter as django-filter's BooleanWidget reads it:
+/// `true`/`false` (any case), `1`/`0`; anything else is no filter.
+fn boolean(params: &Params, name: &str) -> Option<bool> {
+    match params.get(name)?.to_ascii_lowercase().as_str() {
+        "true" | "1" => Some(true),
+        "false" | "0" => Some(false),
+        _ => None,
+    }
 }
 
 /// Anonymous callers are asked to authenticate, others are refused (as
@@ -216,10 +222,9 @@ fn path_id(segment: &str) -> Result<i64, ApiError> {
 
 pub fn events(caller: Caller, params: Params) -> ApiResult {
     let mut params = params;
-    let is_public = boolean(&mut params, "is_public");
+    let is_public = boolean(&params, "is_public");
     params.check()?;
     let user = caller.user();
-    let lang = params.get("lang");
     let mut events: Vec<_> = caller
         .catalog
         .events
@@ -240,24 +245,24 @@ pub fn events(caller: Caller, params: Params) -> ApiResult {
             ("slug", |e| Key::Text(e.event.slug.to_lowercase())),
         ],
     );
-    let shape = Shape::of(&params);
-    let items: Vec<Shaped> = events
+    // No `lang` (pretalx applies it inside an event only), and no
+    // `fields`/`omit` (its event serializers have no flex fields).
+    let items: Vec<_> = events
         .iter()
-        .map(|e| {
-            shape.apply(&views::event(
-                &e.event,
-                false,
-                views::lang_of(&e.event, lang),
-            ))
-        })
+        .map(|e| views::event(&e.event, false, None))
         .collect();
     Ok(json(&items))
 }
 
-pub fn event(ctx: EventContext, params: Params) -> ApiResult {
+/// The event by its slug as the path spells it: in the detail path the
+/// slug is case-sensitive (in sub-paths it is not).
+pub fn event(ctx: EventContext, params: Params, slug: &str) -> ApiResult {
     let event = &ctx.event.event;
+    if slug != event.slug {
+        return Err(ApiError::NotFound);
+    }
     let lang = views::lang_of(event, params.get("lang"));
-    one(&params, &views::event(event, true, lang))
+    Ok(json(&views::event(event, true, lang)))
 }
 
 // ---------------------------------------------------------------------------
@@ -296,19 +301,17 @@ pub fn rooms(ctx: EventContext, mut params: Params) -> ApiResult {
         ],
     );
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
-    page(&ctx.caller, &params, pagination, &rooms, |r| {
-        renderer.room(r)
-    })
+    ctx.caller
+        .page(&params, pagination, &rooms, |r| renderer.room(r))
 }
 
 pub fn room(ctx: EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
     sees_schedule_data(&ctx, &access)?;
     let room = ctx.event.room(path_id(id)?).ok_or(ApiError::NotFound)?;
-    one(
-        &params,
+    Ok(json(
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).room(room),
-    )
+    ))
 }
 
 pub fn tracks(ctx: EventContext, mut params: Params) -> ApiResult {
@@ -333,19 +336,17 @@ pub fn tracks(ctx: EventContext, mut params: Params) -> ApiResult {
         ],
     );
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
-    page(&ctx.caller, &params, pagination, &tracks, |t| {
-        renderer.track(t)
-    })
+    ctx.caller
+        .page(&params, pagination, &tracks, |t| renderer.track(t))
 }
 
 pub fn track(ctx: EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
     sees_schedule_data(&ctx, &access)?;
     let track = ctx.event.track(path_id(id)?).ok_or(ApiError::NotFound)?;
-    one(
-        &params,
+    Ok(json(
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).track(track),
-    )
+    ))
 }
 
 pub fn submission_types(ctx: EventContext, mut params: Params) -> ApiResult {
@@ -371,9 +372,8 @@ pub fn submission_types(ctx: EventContext, mut params: Params) -> ApiResult {
         ],
     );
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
-    page(&ctx.caller, &params, pagination, &kinds, |t| {
-        renderer.submission_type(t)
-    })
+    ctx.caller
+        .page(&params, pagination, &kinds, |t| renderer.submission_type(t))
 }
 
 pub fn submission_type(ctx: EventContext, params: Params, id: &str) -> ApiResult {
@@ -383,11 +383,10 @@ pub fn submission_type(ctx: EventContext, params: Params, id: &str) -> ApiResult
         .event
         .submission_type(path_id(id)?)
         .ok_or(ApiError::NotFound)?;
-    one(
-        &params,
+    Ok(json(
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
             .submission_type(kind),
-    )
+    ))
 }
 
 // ---------------------------------------------------------------------------
@@ -423,17 +422,17 @@ pub fn tags(ctx: EventContext, mut params: Params) -> ApiResult {
         ],
     );
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
-    page(&ctx.caller, &params, pagination, &tags, |t| renderer.tag(t))
+    ctx.caller
+        .page(&params, pagination, &tags, |t| renderer.tag(t))
 }
 
 pub fn tag(ctx: EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
     sees_tags(&ctx, &access)?;
     let tag = ctx.event.tag(path_id(id)?).ok_or(ApiError::NotFound)?;
-    one(
-        &params,
+    Ok(json(
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).tag(tag),
-    )
+    ))
 }
 
 // ---------------------------------------------------------------------------
@@ -457,8 +456,8 @@ pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
     let pagination = pagination(&ctx, &params)?;
     let target = params.choice("target", QuestionTarget::ALL);
     let variant = params.choice("variant", QuestionVariant::ALL);
-    let is_public = boolean(&mut params, "is_public");
-    let for_reviewers = boolean(&mut params, "is_visible_to_reviewers");
+    let is_public = boolean(&params, "is_public");
+    let for_reviewers = boolean(&params, "is_visible_to_reviewers");
     params.check()?;
     let mut questions: Vec<_> = visible_questions(&access)
         .into_iter()
@@ -517,10 +516,33 @@ fn visible_options<'a>(access: &Access<'a>) -> Vec<(&'a Question, usize)> {
     options
 }
 
+/// `question` of the options list: the id of one of the event's active
+/// questions not for reviewers (pretalx's ModelChoiceFilter over the
+/// default manager of questions), visible to the caller or not; anything
+/// else is a 400.
+fn option_question(access: &Access, params: &mut Params) -> Option<i64> {
+    let value = params.get("question")?;
+    let id = value.parse::<i64>().ok().filter(|id| {
+        access
+            .data
+            .event
+            .questions
+            .iter()
+            .any(|q| q.id == *id && q.active && q.target != QuestionTarget::Reviewer)
+    });
+    if id.is_none() {
+        params.error(
+            "question",
+            "Select a valid choice. That choice is not one of the available choices.",
+        );
+    }
+    id
+}
+
 pub fn question_options(ctx: EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let pagination = pagination(&ctx, &params)?;
-    let question = params.id("question");
+    let question = option_question(&access, &mut params);
     params.check()?;
     let mut options: Vec<_> = visible_options(&access)
         .into_iter()
