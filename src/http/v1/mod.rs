@@ -189,7 +189,7 @@ pub(crate) fn matches_q<'t>(q: Option<&str>, texts: impl IntoIterator<Item = &'t
 
 /// A boolean filter as django-filter's BooleanWidget reads it:
 /// `true`/`false` (any case), `1`/`0`; anything else is no filter.
-fn boolean(params: &Params, name: &str) -> Option<bool> {
+pub(super) fn boolean(params: &Params, name: &str) -> Option<bool> {
     match params.get(name)?.to_ascii_lowercase().as_str() {
         "true" | "1" => Some(true),
         "false" | "0" => Some(false),

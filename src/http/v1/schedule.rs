@@ -118,7 +118,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
             }
         },
     };
-    let is_visible = params.boolean("is_visible");
+    let is_visible = super::boolean(&params, "is_visible");
     params.check()?;
     let submission = params.get("submission").map(str::to_lowercase);
     let speaker = params.get("speaker").map(str::to_lowercase);

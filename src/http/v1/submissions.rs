@@ -68,7 +68,7 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         track: known_id(&mut params, "track", |id| {
             data.track_index.contains_key(&id)
         }),
-        is_featured: params.boolean("is_featured"),
+        is_featured: super::boolean(&params, "is_featured"),
         q: params.get("q").map(str::to_lowercase),
         o: params.get("o").map(str::to_string),
     };
