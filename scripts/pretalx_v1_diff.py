@@ -76,7 +76,6 @@ reviews and schedules, by-version, the exporters. Not documented (to fix
 or to document): organisers get no `invitation_token`, `access_code`,
 `review_code`; empty `notes`, `internal_notes` and review `text` are ""
 (pretalx null); `mean_score` unrounded (0.666..., pretalx 0.7);
-`is_featured=maybe` and `is_visible=maybe` are 400 (pretalx: no filter);
 `track=999999` says "999999 is not one of the available choices" (pretalx:
 "That choice is not ..."); ties of `o=state` and the order of a speaker's
 `submissions` (pretalx: by id); `answers/{id}/` and `reviews/{id}/` are
