@@ -4,7 +4,7 @@ pretalx 2025.2.2 and to confapi serving its mirror, answers compared.
 
     python3 scripts/pretalx_v1_diff.py [--binary target/debug/confapi] [--postgres URL]
                                        [--pretalx-dir DIR] [--all] [--only ENDPOINT,...]
-                                       [--strict] [--verbose] [--keep]
+                                       [--verbose] [--keep]
 
 Starts pretalx (scripts/pretalx_upstream.py; with --pretalx-dir, what an
 earlier run set up there is reused), mirrors its event `democon` into a
@@ -43,16 +43,16 @@ submissions, speakers, slots, answers) and of what it does not serve in v1
 mail-templates, access-codes, speaker-information, question icons, slot
 iCal, schedules/by-version, the schedule exporters, favourites, log/).
 What --all showed on this fixture (branch v1-diff, rebased on main at
-1c0d6ec; 537 requests, 378 passed, 159 failed, every failure in these):
+a3c1ae7; 537 requests, 418 passed, 119 failed, every failure in these):
 
   served since                requests  pass  fail
-  submissions                       59    20    39
-  submissions (expand)              26     1    25
+  submissions                       59    32    27
+  submissions (expand)              26    12    14
   speakers                          21     7    14
   speakers (expand)                  8     0     8
-  slots                             21     2    19
+  slots                             21    14     7
   slots (expand)                     6     0     6
-  schedules                         15     2    13
+  schedules                         15     7     8
   answers                           12    11     1
   answers (expand)                   3     3     0
   reviews                           13     4     9
@@ -66,31 +66,29 @@ What --all showed on this fixture (branch v1-diff, rebased on main at
 What differs there. Documented in docs/api.md ("Where confapi differs"),
 to become normalisations: visibility is confapi's (the track-limited
 reviewer also sees the other tracks' public talks: 52 submissions and 46
-speakers, pretalx 36 and 36; reviewers get no speaker e-mails,
-availabilities, notes or scores); derived ids of resources and of the
-schedule (so `slots?schedule=1` is a 400 and `schedules/1/` a 404); no
-older release and no WIP schedule (schedules, schedules/wip/, and slots
-with any filter, where pretalx lists every version: 54 against 27); users'
-time zone (UTC), `has_arrived`, speakers' `internal_notes`; `expand` of
-reviews and schedules, by-version, the exporters. Not documented (to fix
-or to document): organisers get no `invitation_token`, `access_code`,
-`review_code`; empty `notes`, `internal_notes` and review `text` are ""
-(pretalx null); `mean_score` unrounded (0.666..., pretalx 0.7);
-`track=999999` says "999999 is not one of the available choices" (pretalx:
-"That choice is not ..."); ties of `o=state` and the order of a speaker's
-`submissions` (pretalx: by id); `answers/{id}/` and `reviews/{id}/` are
-401 for the public (pretalx 404); under `speakers?expand=submissions`
-organisers get the submissions' `slots` (pretalx []), and under
-`expand=submissions.speakers` the nested speakers have e-mails and empty
-`submissions` (pretalx: no e-mail, their submissions); expanded rooms carry
-the mirror's guid (normalisation 7 covers /rooms/ only); `slots/{id}/ical/`
-is 404; `slots?speaker=` and `?schedule_version=` work where pretalx
-answers 400.
-
-Known gaps: differences in served endpoints that are not deliberate but
-need more than a small fix (they are reported, see KNOWN_GAP_NAMES); they are
-normalised so that the default run passes and counted in the summary;
---strict leaves them in (they then fail).
+speakers, pretalx 36 and 36, and submissions/{talk of track 2}/ is 200,
+pretalx 404); reviewers get no speaker e-mails, availabilities, notes or
+scores, nor slots' `is_visible`; no WIP schedule in the schedules list and
+schedules/wip/ (and slots with any filter, where pretalx lists every
+version: 54 against 27); users' time zone (UTC); `expand` of reviews and
+schedules, by-version, the exporters, favourites. Not documented (to fix or
+to document): empty `notes`, `internal_notes` (submissions, speakers) and
+review `text` are "" (pretalx null); `mean_score` unrounded (0.666...,
+pretalx 0.7); reviewers also lose `pending_state` and
+`assigned_reviewers`; `track=999999` says "999999 is not one of the
+available choices" (pretalx: "That choice is not ..."); ties of `o=state`
+and `o=room__name` and the order of a speaker's `submissions` (pretalx: by
+id); `answers/{id}/` and `reviews/{id}/` are 401 for the public (pretalx
+404); pretalx expands a nested slot's `room` with `expand=slots`, and a
+nested answer's `question` and `options` with `expand=answers` (confapi
+only with the dotted names); a slot's expanded submission has its
+`answers` (pretalx []) and, for organisers, the private resource too
+(pretalx: the public serializer, public resources only); under
+`speakers?expand=submissions` organisers get the submissions' `slots`
+(pretalx []), under `expand=submissions.speakers` the nested speakers have
+e-mails and empty `submissions` (pretalx: no e-mail, their submissions);
+`slots/{id}/ical/` is 404; `slots?speaker=` and `?schedule_version=` work
+where pretalx answers 400.
 
 Prints a line per failure (all with --verbose), a table of requests per
 endpoint and role, and last "pretalx v1 diff (sqlite|postgres): N passed,
@@ -699,19 +697,9 @@ MAYBE_UNSET_I18N = {"description", "speaker_info", "help_text"}
 # a reviewer (section 13, item 2). (--all only: submissions.)
 REVIEWER_SECRETS = {"invitation_token", "review_code", "access_code", "anonymised_data"}
 
-# Known gaps: not deliberate, but more than a small fix; reported.
-# Normalised in Normaliser.known_gaps, only without --strict.
-KNOWN_GAP_NAMES = {
-    "event-email": "event `email`: confapi's dataset has no event e-mail address "
-                   "(empty, docs/api.md \"Not served yet\"); pretalx shows the event's address",
-}
-
-
 class Normaliser:
-    def __init__(self, theirs_origin, mine_origin, strict):
+    def __init__(self, theirs_origin, mine_origin):
         self.origins = [theirs_origin, mine_origin]
-        self.strict = strict
-        self.gaps_used = Counter()
 
     def url(self, value):
         """(1) Hosts: each server names its own origin in `next` and
@@ -790,32 +778,12 @@ class Normaliser:
             if path.split("?")[0] == "/api/events/" and isinstance(t_body, list):
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
             t_body, m_body = self.i18n(t_body), self.i18n(m_body)
-            # (7) Room guids: the mirror stores pretalx's room `uuid` as the
-            # room's guid (README, "What comes from where with v1": what
-            # pretalx's exports show), so its `guid` is that uuid where
-            # pretalx's is null (unset).
-            if endpoint == "rooms":
-                by_id = {o.get("id"): o for o in self.objects(t_body)}
-                for room in self.objects(m_body):
-                    upstream = by_id.get(room.get("id"))
-                    if upstream and upstream.get("guid") is None and "guid" in room \
-                            and room["guid"] == room.get("uuid", upstream.get("uuid")):
-                        room["guid"] = None
-            # (8) Reviewers never get secrets (section 13, item 2).
+            # (7) Reviewers never get secrets (section 13, item 2).
             if role in "RT" and endpoint.split()[0] == "submissions":
                 for obj in self.objects(t_body):
                     for key in REVIEWER_SECRETS:
                         obj.pop(key, None)
-            if not self.strict:
-                t_body, m_body = self.known_gaps(endpoint, path, t_body, m_body)
         return (t_status, t_json, self.walk(t_body)), (m_status, m_json, self.walk(m_body))
-
-    def known_gaps(self, endpoint, path, t_body, m_body):
-        if endpoint == "events" and isinstance(t_body, dict) and isinstance(m_body, dict) \
-                and "email" in t_body and m_body.get("email") == "":
-            m_body["email"] = t_body["email"]
-            self.gaps_used["event-email"] += 1
-        return t_body, m_body
 
 
 # The parameters pretalx answers 500 for (pretalx-v1.md 10.1), by endpoint.
@@ -826,13 +794,13 @@ def crash_or_gone(endpoint, path, theirs, mine, facts):
     """What pretalx answers that confapi answers otherwise on purpose and
     cannot be normalised to one body: True when `mine` is that answer.
 
-    (9) pretalx's 500 for a parameter it crashes on (reviews?speaker= of a
+    (8) pretalx's 500 for a parameter it crashes on (reviews?speaker= of a
     speaker with several submissions, answers?expand=person; pretalx-v1.md
     10.1): confapi answers 400 with a JSON body naming the parameter, or
     the correct answer (section 13, item 3), which is checked against
     pretalx's answer without that parameter: the reviews of the speaker's
     submissions; the answers with `person` as an object of that code.
-    (10) log/: not served by confapi (section 13, item 2): 404."""
+    (9) log/: not served by confapi (section 13, item 2): 404."""
     t_status, t_json, _ = theirs
     m_status, m_json, m_body = mine
     parsed = urllib.parse.urlsplit(path)
@@ -862,7 +830,7 @@ def crash_or_gone(endpoint, path, theirs, mine, facts):
 
 
 def answer(origin, path, token, version, upstream=False):
-    """(status, is_json, body) of one request. (11) Trailing slashes:
+    """(status, is_json, body) of one request. (10) Trailing slashes:
     pretalx redirects a path without its slash (301) to the slashed path;
     confapi answers every path with and without it (README, "Endpoints"):
     pretalx's redirect is followed when it leads there. This fixture has no
@@ -908,8 +876,8 @@ def differences(a, b, where="", out=None, limit=6):
     return out[:limit]
 
 
-def run_requests(rows, theirs_origin, mine_origin, tokens, facts, strict, verbose):
-    normalise = Normaliser(theirs_origin, mine_origin, strict)
+def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose):
+    normalise = Normaliser(theirs_origin, mine_origin)
     results = defaultdict(Counter)  # endpoint -> Counter of (role, passed/failed)
     failures = []
     timing = Counter()
@@ -950,7 +918,7 @@ def run_requests(rows, theirs_origin, mine_origin, tokens, facts, strict, verbos
         else:
             failures.append((endpoint, role, label, detail))
             print(f"FAIL {endpoint}: {label}: {detail}")
-    return results, failures, normalise.gaps_used, timing
+    return results, failures, timing
 
 
 def report(results, served_only):
@@ -983,7 +951,6 @@ def main():
                         help="every request: also those of the endpoints served since, and of what "
                              "confapi does not serve in v1")
     parser.add_argument("--only", help="only these endpoints (comma list)")
-    parser.add_argument("--strict", action="store_true", help="do not normalise the known gaps")
     parser.add_argument("--verbose", action="store_true", help="print every request, not only failures")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
@@ -1046,12 +1013,9 @@ def main():
         server = Server(binary, db, work, "mirror")
         facts = Facts(upstream.url, token, roles)
         facts.mine = server.url
-        results, failures, gaps, timing = run_requests(
-            rows, upstream.url, server.url, tokens, facts, args.strict, args.verbose)
+        results, failures, timing = run_requests(
+            rows, upstream.url, server.url, tokens, facts, args.verbose)
         total = report(results, not args.all)
-        if gaps:
-            print("known gaps normalised (--strict leaves them in): "
-                  + "; ".join(f"{KNOWN_GAP_NAMES[g]} ({n} answers)" for g, n in gaps.items()))
         problems = server.log_problems()
         if problems:
             failures.append(("server", "-", "log", problems[:5]))
