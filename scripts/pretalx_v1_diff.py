@@ -43,11 +43,12 @@ submissions, speakers, slots, answers) and of what it does not serve in v1
 mail-templates, access-codes, speaker-information, question icons, slot
 iCal, schedules/by-version, the schedule exporters, favourites, log/).
 What --all showed on this fixture (branch v1-diff, rebased on main at
-a3c1ae7; 537 requests, 418 passed, 119 failed, every failure in these):
+0772796; 537 requests, 420 passed, 117 failed, every failure in these;
+two runs, the same):
 
   served since                requests  pass  fail
   submissions                       59    32    27
-  submissions (expand)              26    12    14
+  submissions (expand)              26    14    12
   speakers                          21     7    14
   speakers (expand)                  8     0     8
   slots                             21    14     7
@@ -79,13 +80,10 @@ pretalx 0.7); reviewers also lose `pending_state` and
 available choices" (pretalx: "That choice is not ..."); ties of `o=state`
 and `o=room__name` and the order of a speaker's `submissions` (pretalx: by
 id); `answers/{id}/` and `reviews/{id}/` are 401 for the public (pretalx
-404); pretalx expands a nested slot's `room` with `expand=slots`, and a
-nested answer's `question` and `options` with `expand=answers` (confapi
-only with the dotted names); a slot's expanded submission has its
+404); `slots?expand=schedule`; a slot's expanded submission has its
 `answers` (pretalx []) and, for organisers, the private resource too
 (pretalx: the public serializer, public resources only); under
-`speakers?expand=submissions` organisers get the submissions' `slots`
-(pretalx []), under `expand=submissions.speakers` the nested speakers have
+`speakers?expand=submissions` the submissions' `slots` (pretalx []), under `expand=submissions.speakers` the nested speakers have
 e-mails and empty `submissions` (pretalx: no e-mail, their submissions);
 `slots/{id}/ical/` is 404; `slots?speaker=` and `?schedule_version=` work
 where pretalx answers 400.
@@ -964,6 +962,15 @@ def main():
     if args.only:
         wanted = set(args.only.split(","))
         rows = [r for r in rows if r[0] in wanted]
+    # pretalx 2025.2.2 keeps a nested expansion for later requests (its
+    # PretalxSerializer.get_extra_flex_field writes the nested `expand`
+    # into the serializer class's Meta.extra_expandable_fields, per
+    # process): after `expand=slots.room`, `expand=slots` also expands the
+    # rooms. So requests with a dotted expand go last; each run starts a
+    # fresh pretalx process, and the answers do not depend on the order.
+    def dotted(row):
+        return any("." in v for k, v in urllib.parse.parse_qsl(row[3]) if k == "expand")
+    rows.sort(key=dotted)
     # Requests with expand= are reported apart from their endpoint's others.
     rows = [(e if is_served(e, q) or "expand=" not in q else f"{e} (expand)", role, p, q, v)
             for e, role, p, q, v in rows]
