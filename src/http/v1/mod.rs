@@ -158,6 +158,11 @@ fn order<T>(params: &Params, items: &mut [T], fields: Orderings<T>) {
     let Some((_, key)) = fields.iter().find(|(field, _)| *field == name) else {
         return;
     };
+    sort_by(items, descending, key);
+}
+
+/// Sorts by `key`, descending when asked; equal keys keep their order.
+pub(crate) fn sort_by<T, K: Ord>(items: &mut [T], descending: bool, key: impl Fn(&T) -> K) {
     items.sort_by(|a, b| {
         let ordering = key(a).cmp(&key(b));
         if descending {

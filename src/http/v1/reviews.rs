@@ -60,14 +60,7 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
                     _ => Key::Text(answer.answer.to_lowercase()),
                 }
             };
-            items.sort_by(|a, b| {
-                let ordering = key(a).cmp(&key(b));
-                if descending {
-                    ordering.reverse()
-                } else {
-                    ordering
-                }
-            });
+            super::sort_by(&mut items, descending, key);
         }
     }
     let expansion = super::expansion(&params);
@@ -166,14 +159,7 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
                         _ => Key::Text(review.created.to_rfc3339()),
                     }
                 };
-                items.sort_by(|a, b| {
-                    let ordering = key(a).cmp(&key(b));
-                    if descending {
-                        ordering.reverse()
-                    } else {
-                        ordering
-                    }
-                });
+                super::sort_by(&mut items, descending, key);
             }
         }
         items

@@ -194,14 +194,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
                         _ => Key::Text(title),
                     }
                 };
-                slots.sort_by(|a, b| {
-                    let ordering = key(a).cmp(&key(b));
-                    if descending {
-                        ordering.reverse()
-                    } else {
-                        ordering
-                    }
-                });
+                super::sort_by(&mut slots, descending, key);
             }
         }
         slots.iter().map(SlotAt::of).collect::<Vec<_>>()

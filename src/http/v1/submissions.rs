@@ -148,14 +148,7 @@ fn sort<'s, I: Copy>(
     ) {
         return;
     }
-    items.sort_by(|&a, &b| {
-        let ordering = key(a).cmp(&key(b));
-        if descending {
-            ordering.reverse()
-        } else {
-            ordering
-        }
-    });
+    super::sort_by(items, descending, |&x| key(x));
 }
 
 pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
