@@ -275,15 +275,6 @@ pub struct OptionView<'a> {
     pub position: i64,
 }
 
-/// A question's options: ids for the public, objects for organisers.
-#[derive(DeriveSerialize, ToSchema)]
-#[serde(untagged)]
-#[schema(as = v1::QuestionOptions)]
-pub enum Options<'a> {
-    Ids(Vec<i64>),
-    Objects(Vec<OptionView<'a>>),
-}
-
 #[derive(DeriveSerialize, ToSchema)]
 #[schema(as = v1::Question)]
 pub struct QuestionView<'a> {
@@ -301,10 +292,11 @@ pub struct QuestionView<'a> {
     pub position: i64,
     pub tracks: Vec<i64>,
     pub submission_types: Vec<i64>,
-    /// Left out where the question is nested in an answer.
-    #[schema(nullable = false)]
+    /// Ids for the public, objects for organisers; left out where the
+    /// question is nested in an answer.
+    #[schema(schema_with = many_refs)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub options: Option<Options<'a>>,
+    pub options: Option<Refs<i64, OptionView<'a>>>,
     pub min_length: Option<i64>,
     pub max_length: Option<i64>,
     pub min_number: Option<&'a str>,
@@ -477,13 +469,13 @@ impl<'a> V1Renderer<'a> {
         let mut submission_types = q.submission_types.clone();
         submission_types.sort_unstable();
         let options = if orga {
-            Options::Objects(
+            Refs::Objects(
                 (0..q.options.len())
                     .map(|i| self.option(q, i, false))
                     .collect(),
             )
         } else {
-            Options::Ids(q.options.iter().map(|o| o.id).collect())
+            Refs::Ids(q.options.iter().map(|o| o.id).collect())
         };
         QuestionView {
             id: q.id,
