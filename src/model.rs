@@ -63,16 +63,39 @@ pub mod timestamp {
     }
 }
 
-/// A multi-lingual string: locale → text, in the order given.
+/// A multi-lingual string: locale → text, in the order given. The second
+/// field is true for pretalx's `null` (a text never set, where pretalx's
+/// column is nullable): it has no texts, the legacy API and the exports
+/// show it as `{}` like any empty text, v1 as `null` as pretalx does, and
+/// the dataset keeps it as `null` where a field may be null.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct I18n(pub Vec<(String, String)>);
+pub struct I18n(pub Vec<(String, String)>, pub bool);
 
 impl I18n {
     pub fn en(text: &str) -> Self {
         if text.is_empty() {
             I18n::default()
         } else {
-            I18n(vec![("en".to_string(), text.to_string())])
+            I18n(vec![("en".to_string(), text.to_string())], false)
+        }
+    }
+
+    /// A text never set (`null`).
+    pub fn null() -> Self {
+        I18n(Vec::new(), true)
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.1
+    }
+
+    /// For the dataset's nullable texts: `null` when never set, else the
+    /// object.
+    pub fn serialize_nullable<S: Serializer>(value: &I18n, serializer: S) -> Result<S::Ok, S::Error> {
+        if value.is_null() {
+            serializer.serialize_none()
+        } else {
+            value.serialize(serializer)
         }
     }
 
@@ -117,17 +140,23 @@ impl<'de> Deserialize<'de> for I18n {
         impl<'de> Visitor<'de> for I18nVisitor {
             type Value = I18n;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object of locale to text")
+                f.write_str("an object of locale to text, or null")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<I18n, A::Error> {
                 let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(1));
                 while let Some(pair) = map.next_entry::<String, String>()? {
                     pairs.push(pair);
                 }
-                Ok(I18n(pairs))
+                Ok(I18n(pairs, false))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<I18n, E> {
+                Ok(I18n::null())
+            }
+            fn visit_none<E: serde::de::Error>(self) -> Result<I18n, E> {
+                Ok(I18n::null())
             }
         }
-        deserializer.deserialize_map(I18nVisitor)
+        deserializer.deserialize_any(I18nVisitor)
     }
 }
 
@@ -605,6 +634,7 @@ pub struct Track {
     pub id: i64,
     pub name: I18n,
     pub color: String,
+    #[serde(serialize_with = "I18n::serialize_nullable")]
     pub description: I18n,
     pub position: Option<i64>,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -631,7 +661,9 @@ pub struct Room {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
     pub name: I18n,
+    #[serde(serialize_with = "I18n::serialize_nullable")]
     pub description: I18n,
+    #[serde(serialize_with = "I18n::serialize_nullable")]
     pub speaker_info: I18n,
     pub capacity: Option<i64>,
     pub position: Option<i64>,
@@ -661,6 +693,7 @@ impl Room {
 pub struct Tag {
     pub id: i64,
     pub tag: String,
+    #[serde(serialize_with = "I18n::serialize_nullable")]
     pub description: I18n,
     pub color: String,
     pub is_public: bool,
@@ -728,6 +761,7 @@ pub struct Question {
     pub variant: QuestionVariant,
     pub target: QuestionTarget,
     pub question: I18n,
+    #[serde(serialize_with = "I18n::serialize_nullable")]
     pub help_text: I18n,
     pub question_required: QuestionRequired,
     #[serde(with = "timestamp::option")]

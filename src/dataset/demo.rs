@@ -1117,10 +1117,13 @@ impl EventPlan {
         EventPlan {
             kind,
             slug,
-            name: I18n(vec![
+            name: I18n(
+                vec![
                 ("en".into(), format!("{en} {year}")),
                 ("de".into(), format!("{de} {year}")),
-            ]),
+                ],
+                false,
+            ),
             locale,
             tz,
             days: (0..length).map(|d| first + Duration::days(d)).collect(),
@@ -2502,7 +2505,7 @@ fn i18n(en: &str, de: Option<&str>) -> I18n {
     if let Some(de) = de {
         texts.push(("de".to_string(), de.to_string()));
     }
-    I18n(texts)
+    I18n(texts, false)
 }
 
 fn utc(year: i32, month: u32, day: u32, hour: u32) -> Timestamp {

@@ -471,7 +471,9 @@ fn fill_tracks(event: &mut Map<String, Value>, shown: &[WidgetTrack]) {
                 tracks.last_mut().expect("just pushed")
             }
         };
-        if !track.description.is_null() {
+        // The API's own description (v1) wins: the widget writes an unset
+        // one as {} where the API keeps `{"en": ""}` or null.
+        if !track.description.is_null() && target.get("description").is_none() {
             target["description"] = track.description.clone();
         }
         if let Some(color) = &track.color {

@@ -615,7 +615,7 @@ pub fn map_event(
         let mut room = mapping::room(
             &item,
             |_| Ok(guid),
-            |item, key| Ok(i18n(item, key)),
+            |item, key| Ok(nullable_i18n(item, key)),
             |item| availabilities(item, &mut next_availability),
         )?;
         room["uuid"] = json!(uuid);
@@ -625,7 +625,7 @@ pub fn map_event(
     for item in raw.tags.items() {
         lists.tags.push(mapping::tag(
             &item,
-            |item, key| Ok(i18n(item, key)),
+            |item, key| Ok(nullable_i18n(item, key)),
             |item| item.raw("is_public"),
         )?);
     }
@@ -636,7 +636,7 @@ pub fn map_event(
         lists.tracks.push(json!({
             "id": item.i64("id")?,
             "name": item.raw("name")?,
-            "description": i18n(&item, "description"),
+            "description": nullable_i18n(&item, "description"),
             "color": item.opt_str("color")?.unwrap_or_default(),
             "position": item.opt_i64("position")?,
             "requires_access_code": or(&item, "requires_access_code", json!(false)),
@@ -808,6 +808,14 @@ fn i18n(item: &Item, key: &str) -> Value {
         None | Some(Value::Null) => json!({}),
         Some(v) => v.clone(),
     }
+}
+
+/// An i18n text of a nullable column (pretalx's `null=True`: rooms'
+/// description and speaker info, tracks' and tags' description,
+/// questions' help text): null kept as null (a text never set, which v1
+/// shows as null; dataset.md), absent as `{}`.
+fn nullable_i18n(item: &Item, key: &str) -> Value {
+    item.value.get(key).cloned().unwrap_or_else(|| json!({}))
 }
 
 /// A review's scores, `[{id, category, value, label}]`, their categories
@@ -1127,12 +1135,12 @@ mod tests {
                 // pretalx's computed uuid of a room without a guid is kept as
                 // its uuid; a room's guid is its uuid.
                 "rooms": [{"id": 4, "guid": null, "uuid": "41b9257f-c393-5661-8135-298ffbdea1b2",
-                           "name": {"en": "Hall"}, "description": {}, "speaker_info": {},
+                           "name": {"en": "Hall"}, "description": null, "speaker_info": null,
                            "capacity": 100, "position": 0,
                            "availabilities": [{"id": 2, "start": "2025-06-01T08:00:00+02:00",
                                                "end": "2025-06-01T20:00:00+02:00"}]},
                           {"id": 7, "guid": "0b63f4ae-55e4-4a8d-a1d4-1b4ea4c2f9f1", "uuid": null,
-                           "name": {"en": "Annex"}, "description": {}, "speaker_info": {},
+                           "name": {"en": "Annex"}, "description": null, "speaker_info": null,
                            "capacity": null, "position": 1, "availabilities": []}],
                 "tags": [{"id": 5, "tag": "keynote", "description": {}, "color": "#aa3300",
                           "is_public": true}]

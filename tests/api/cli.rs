@@ -779,6 +779,30 @@ fn schedule_export_fields_round_trip() {
 }
 
 #[test]
+fn texts_never_set_stay_null_through_import_and_export() {
+    // pretalx's nullable texts keep null apart from {} and {"en": ""}.
+    let doc = with(&[
+        ("/events/0/rooms/0/description", Value::Null),
+        ("/events/0/rooms/0/speaker_info", json!({"en": ""})),
+        ("/events/0/tracks/0/description", Value::Null),
+        ("/events/0/tags/0/description", json!({})),
+    ]);
+    let cli = Cli::new();
+    let file = cli.write("nulls.json", &doc);
+    cli.import_ok(&[&file]);
+    let event = event_by_slug(&cli.export(), "mini").clone();
+    assert_eq!(event["rooms"][0]["description"], Value::Null);
+    assert_eq!(event["rooms"][0]["speaker_info"], json!({"en": ""}));
+    assert_eq!(event["tracks"][0]["description"], Value::Null);
+    assert_eq!(event["tags"][0]["description"], json!({}));
+    // The export imports again to the same export.
+    let first = cli.export();
+    let again = cli.write("again.json", &first);
+    cli.import_ok(&[&again]);
+    assert_eq!(cli.export(), first);
+}
+
+#[test]
 fn references_into_another_event_are_problems() {
     // Track 1 and submission type 1 exist, but in event "mini", not "mini2".
     let mut two = second_event();

@@ -24,5 +24,6 @@ mod speakers_questions_answers;
 mod storage;
 mod submissions;
 mod sync_https;
+mod texts;
 mod transport;
 mod versions;

@@ -140,7 +140,7 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
     new.code = "ZZNEW9".into();
     event.submissions.push(new);
     event.tags.reverse();
-    event.name = confapi::model::I18n(vec![("en".into(), "Renamed".into())]);
+    event.name = confapi::model::I18n::en("Renamed");
     changed.users[0].name = "Renamed User".into();
     store.import(&changed, None).await.unwrap();
 

@@ -574,10 +574,11 @@ fn choice<T: Copy>(cx: &mut Cx, path: &Path<'_>, value: &Value, table: &[(&str, 
 }
 
 /// i18n: an object of locale → text, or a plain string (`{"en": s}`, empty
-/// string → `{}`), or null → `{}`.
+/// string → `{}`), or null: a text never set (pretalx's null, which v1
+/// shows as null and everything else as `{}`).
 fn i18n(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<I18n> {
     match value {
-        Value::Null => Some(I18n::default()),
+        Value::Null => Some(I18n::null()),
         Value::String(s) => Some(I18n::en(s)),
         Value::Object(map) => {
             let mut texts = Vec::with_capacity(map.len());
@@ -595,7 +596,7 @@ fn i18n(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<I18n> {
                     }
                 }
             }
-            ok.then_some(I18n(texts))
+            ok.then_some(I18n(texts, false))
         }
         _ => {
             cx.err(path, "must be an i18n object (or a plain string)");

@@ -700,16 +700,18 @@ fn i18n_accepts_objects_strings_and_null() {
     );
     let d = parse_ok(&doc);
     let e = &d.events[0];
-    assert_eq!(e.rooms[0].name, I18n(vec![("en".into(), "Hall".into())]));
+    assert_eq!(e.rooms[0].name, I18n::en("Hall"));
     assert_eq!(e.rooms[0].description, I18n::default());
-    assert_eq!(e.rooms[0].speaker_info, I18n::default());
+    // null is kept apart from {}: pretalx's "never set", null in v1.
+    assert_eq!(e.rooms[0].speaker_info, I18n::null());
+    assert!(!e.rooms[0].description.is_null());
     assert_eq!(e.tags[0].description, I18n::default());
     assert_eq!(
         e.questions[0].help_text,
-        I18n(vec![
-            ("en".into(), "Pick one".into()),
-            ("fr".into(), "".into())
-        ])
+        I18n(
+            vec![("en".into(), "Pick one".into()), ("fr".into(), "".into())],
+            false
+        )
     );
 }
 
