@@ -94,11 +94,9 @@ N failed" (one per request compared).
 """
 
 import argparse
-import http.client
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -106,8 +104,8 @@ import urllib.parse
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Server, fresh_postgres_database  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
+from pretalx_mirror import every, get_json, mirror, request  # noqa: E402
 from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG  # noqa: E402
 
 # The endpoints confapi serves in v1 so far (src/http/v1.rs); requests
@@ -552,42 +550,6 @@ def is_served(endpoint, query):
 # HTTP
 
 
-def request(origin, path, token=None, version="v1"):
-    """(status, headers, body bytes) of a GET; redirects are not followed."""
-    parsed = urllib.parse.urlsplit(origin)
-    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=120)
-    headers = {"Accept": "application/json"}
-    if version:
-        headers["Pretalx-Version"] = version
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    try:
-        connection.request("GET", path, headers=headers)
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
-
-
-def get_json(origin, path, token=None):
-    status, _, body = request(origin, path, token)
-    if status != 200:
-        raise RuntimeError(f"GET {origin}{path}: {status} {body[:300]!r}")
-    return json.loads(body)
-
-
-def every(origin, path, token):
-    """Every item of a v1 list (following `next`)."""
-    items = []
-    while path:
-        page = get_json(origin, path, token)
-        if isinstance(page, list):
-            return page
-        items.extend(page["results"])
-        path = page["next"] and urllib.parse.urlsplit(page["next"])._replace(scheme="", netloc="").geturl()
-    return items
-
-
 # ---------------------------------------------------------------------------
 # Facts of the fixture, read from pretalx as the organiser (only those the
 # selected requests name).
@@ -980,44 +942,10 @@ def main():
     server = None
     failed_setup = None
     try:
-        roles_file = upstream.token_file.with_name("token.roles.json")
-        if not roles_file.exists():
-            raise RuntimeError(f"{roles_file} is missing: that pretalx was set up by an older "
-                               "scripts/pretalx_upstream.py; remove its directory")
-        roles = json.loads(roles_file.read_text())
-        token = upstream.token
-        tokens = {"A": None, "O": token, "R": roles["reviewer"]["token"],
-                  "T": roles["trackrev"]["token"], "B": BOGUS_TOKEN}
-        # The access file: the administrator (by code, from the teams) and
-        # the two reviewers with pretalx's token strings; the event's review
-        # phase as pretalx's active one ("Review", pretalx's defaults, which
-        # are the dataset's).
-        teams = every(upstream.url, f"/api/organisers/{ORGANISER}/teams/?expand=members", token)
-        admin = next(m for t in teams for m in t["members"] if m["email"] == "admin@pretalx.invalid")
-        event = get_json(upstream.url, f"/api/events/{SLUG}/", token)
-        access = os.path.join(work, "access.json")
-        with open(access, "w") as fp:
-            json.dump({
-                "users": [{"code": admin["code"], "name": admin["name"], "email": admin["email"],
-                           "is_administrator": True, "tokens": [token]}]
-                + [{"code": roles[r]["code"], "name": r, "email": f"{r}@example.invalid",
-                    "tokens": [roles[r]["token"]]} for r in ("reviewer", "trackrev")],
-                "events": [{"slug": SLUG, "name": event["name"], "date_from": event["date_from"],
-                            "review_phase": {"name": "Review"}}],
-            }, fp)
-        db = (fresh_postgres_database(args.postgres, "confapi_pretalx_v1_diff") if args.postgres
-              else f"sqlite://{work}/mirror.db")
-        sync_started = time.monotonic()
-        result = subprocess.run(
-            [binary, "sync", "--from", upstream.url, "--access", access, "--db", db,
-             "--event", SLUG, "--organiser", ORGANISER],
-            capture_output=True, text=True, timeout=300, env=dict(os.environ, CONFAPI_SYNC_TOKEN=token))
-        out = (result.stdout + result.stderr).strip()
-        print(f"     {out.splitlines()[-1][:300] if out else '(no output)'} "
-              f"[{time.monotonic() - sync_started:.1f}s]")
-        if result.returncode != 0:
-            raise RuntimeError(f"confapi sync failed:\n{out[-2000:]}")
-        server = Server(binary, db, work, "mirror")
+        server, role_tokens, roles = mirror(binary, upstream, work, args.postgres,
+                                            "confapi_pretalx_v1_diff")
+        token = role_tokens["O"]
+        tokens = dict(role_tokens, A=None, B=BOGUS_TOKEN)
         facts = Facts(upstream.url, token, roles)
         facts.mine = server.url
         results, failures, timing = run_requests(

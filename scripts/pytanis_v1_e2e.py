@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""pytanis 0.9.0 (a real client of pretalx's v1 API) against a real pretalx
+2025.2.2 and against confapi serving its mirror: the same outcome for every
+method.
+
+    python3 scripts/pytanis_v1_e2e.py --python VENV_PYTHON [--binary target/debug/confapi]
+                                      [--postgres URL] [--pretalx-dir DIR] [--keep]
+
+VENV_PYTHON is the python of a venv with `pytanis==0.9.0` and `requests`
+(scripts/test makes it). Starts pretalx (scripts/pretalx_upstream.py; with
+--pretalx-dir, what an earlier run set up there is reused), mirrors its
+event into confapi (scripts/pretalx_mirror.py, SQLite or with --postgres a
+fresh PostgreSQL database), then runs ../shared/clients/run_pytanis_v1.py,
+every public read method of pytanis through its own pydantic models, as the
+organiser against each server, and its `--compare` of the two: a method
+passes when both servers give it the same outcome, the same models or the
+same failure (where pretalx's own answers do not fit pytanis's models, as
+its reviews do not). The mirror's log must hold no error and no 5xx.
+
+Two normalisations, applied to both answers before the comparison (each
+also in docs/api.md, "Where confapi differs"):
+
+  (1) `events`: the mirror holds the one event it was asked to mirror
+      (`sync --event democon`); pretalx's list also has the fixture's
+      non-public `hiddencon`. Only democon is compared.
+  (2) `talks`, `talk detail`: pretalx 2025.2.2 answers 500 to `/talks/`
+      in v1 (pretalx-v1.md section 10); confapi answers the list 404 and a
+      talk 301 (section 13, item 3: never a 500, and pretalx 2026.3 has no
+      /talks/ at all), after which pytanis falls back to `submissions/`.
+      Where pretalx's outcome is that 500, confapi's must be an outcome
+      without an HTTP error; it is shown, not compared.
+
+Prints each method's outcome on both servers, and last "pytanis v1 e2e
+(sqlite|postgres): N passed, N failed" (one per method compared, plus one
+failure for a mirror that logged errors).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pretalx_e2e import start_upstream  # noqa: E402
+from pretalx_mirror import mirror  # noqa: E402
+from pretalx_upstream import SLUG  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUNNER = os.path.join(ROOT, "..", "shared", "clients", "run_pytanis_v1.py")
+
+
+def run_pytanis(python, base, token, out):
+    """run_pytanis_v1.py against one server; its PASS/FAIL lines and
+    summary (pytanis logs every object its models reject: left out)."""
+    result = subprocess.run([python, RUNNER, "--base", base, "--token", token, "--event", SLUG,
+                             "--out", out], capture_output=True, text=True, timeout=900)
+    lines = (result.stdout + result.stderr).strip().splitlines()
+    if not os.path.exists(out):
+        raise RuntimeError("run_pytanis_v1.py wrote no answers:\n" + "\n".join(lines[-30:]))
+    return [line for line in lines if line.startswith(("PASS ", "FAIL ")) or " passed, " in line]
+
+
+def normalise(theirs, mine):
+    """The two normalisations of the docstring, on the runner's dumps.
+    Returns the notes to print."""
+    notes = []
+    if isinstance(theirs.get("events"), list):
+        theirs["events"] = [e for e in theirs["events"] if e.get("slug") == SLUG]
+    for method in ("talks", "talk detail"):
+        error = (theirs.get(method) or {}).get("error", "") if isinstance(theirs.get(method), dict) else ""
+        if error.startswith("HTTPStatusError 500"):
+            outcome = mine.get(method)
+            mine_error = outcome.get("error", "") if isinstance(outcome, dict) else ""
+            if not mine_error.startswith("HTTPStatusError"):
+                notes.append(f"{method}: pretalx {error}; confapi "
+                             f"{mine_error or 'answered'} (normalisation 2)")
+                theirs[method] = mine[method]
+    return notes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python", required=True, help="python of a venv with pytanis 0.9.0")
+    parser.add_argument("--binary", default="target/debug/confapi")
+    parser.add_argument("--postgres", help="admin URL; the mirror goes into a fresh database made from it")
+    parser.add_argument("--pretalx-dir", help="set pretalx up here, or reuse what an earlier run set up here")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args()
+    label = "postgres" if args.postgres else "sqlite"
+    passed = failed = 0
+    work = tempfile.mkdtemp(prefix="pytanis-v1-")
+    upstream = start_upstream(os.path.abspath(args.pretalx_dir or os.path.join(work, "pretalx")))
+    server = None
+    try:
+        server, tokens, _ = mirror(os.path.abspath(args.binary), upstream, work, args.postgres,
+                                   "confapi_pytanis_v1")
+        theirs, mine = os.path.join(work, "pretalx.json"), os.path.join(work, "confapi.json")
+        for name, base, out in (("pretalx", upstream.url, theirs), ("confapi", server.url, mine)):
+            print(f"== pytanis 0.9.0 against {name}")
+            for line in run_pytanis(args.python, base, tokens["O"], out):
+                print(f"     {line}")
+        answers = {path: json.load(open(path)) for path in (theirs, mine)}
+        for note in normalise(answers[theirs], answers[mine]):
+            print(f"     {note}")
+        for path, dumped in answers.items():
+            with open(path + ".normalised", "w") as fp:
+                json.dump(dumped, fp, sort_keys=True)
+        compared = subprocess.run([args.python, RUNNER, "--compare", theirs + ".normalised",
+                                   mine + ".normalised"],
+                                  capture_output=True, text=True, timeout=300)
+        for line in compared.stdout.strip().splitlines():
+            if line.startswith("SAME "):
+                passed += 1
+                print(f"ok   {line[5:]}")
+            elif line.startswith("DIFF "):
+                failed += 1
+                print(f"FAIL {line[5:]}")
+        if compared.returncode not in (0, 1) or passed + failed == 0:
+            raise RuntimeError(f"run_pytanis_v1.py --compare failed:\n{compared.stderr[-2000:]}")
+        problems = server.log_problems()
+        if problems:
+            failed += 1
+            print(f"FAIL the mirror logged errors or 5xx: {problems[:5]}")
+    except Exception as err:  # a set-up failure counts as one failure
+        failed += 1
+        print(f"FAIL set-up: {err}")
+    finally:
+        if server:
+            server.stop()
+        upstream.stop()
+        if args.keep:
+            print(f"     kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"pytanis v1 e2e ({label}): {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
