@@ -216,7 +216,7 @@ const PAGINATION: [(&str, &str); 4] = [
 const V1_PAGINATION: [(&str, &str); 4] = [
     (
         "page",
-        "1-based page number; not a number, 0 or past the end: 404 `Invalid page.`",
+        "1-based page number; not a number, 0 or past the end: 404 `Invalid page.` (ignored when `limit` and `offset` are both given)",
     ),
     (
         "page_size",
@@ -373,12 +373,9 @@ fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> V
     };
     for (name, description) in pagination {
         // The legacy API reads these as non-negative integers
-        // (`Params::natural`); v1 as pretalx does.
-        let schema = if v1 && *name != "page" {
-            lenient_natural()
-        } else {
-            natural()
-        };
+        // (`Params::natural`); v1 as pretalx does: any text (even `page`,
+        // which is ignored when `limit` and `offset` are given).
+        let schema = if v1 { lenient_natural() } else { natural() };
         parameters.push(json!({"name": name, "in": "query", "required": false,
                                "allowEmptyValue": true, "description": description,
                                "schema": schema}));
