@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Schemathesis 4 against the real `confapi` binary and its own OpenAPI document.
+"""Schemathesis 4 against the real `confapi` binary and its own OpenAPI documents.
 
-Serves tests/data/democon.json (SQLite) and runs `schemathesis run` on
-/api/openapi.json with `--checks all`, once per caller: anonymous, organiser
-and reviewer (tokens from the dataset). scripts/schemathesis.toml points
-the path parameters at that data. Every run must find nothing: no server
+Serves tests/data/democon.json (SQLite) and runs `schemathesis run` with
+`--checks all` on both documents, each once per caller (anonymous, organiser
+and reviewer; tokens from the dataset): the legacy dialect's
+(/api/openapi.json?version=LEGACY, requests with `Pretalx-Version: LEGACY`)
+and v1's (/api/openapi.json?version=v1, requests with `Pretalx-Version: v1`).
+scripts/schemathesis.toml points the path parameters at that data; the ids
+confapi derives (the released schedule's, a slot's) are read from the
+server and added to a copy of it. Every run must find nothing: no server
 error, no response that breaks the document, no undocumented status code,
 no valid request refused and no invalid one accepted. The server log must
 hold no ERROR line and no 5xx.
@@ -12,8 +16,8 @@ hold no ERROR line and no 5xx.
 Usage: scripts/schemathesis_e2e.py --binary target/debug/confapi
        --schemathesis .venv-schemathesis/bin/schemathesis
        [--max-examples N] [--seed S]
-The last line is "schemathesis: N passed, N failed" (one check per run, plus
-the server log).
+The last line is "schemathesis: N passed, N failed" (one check per dialect
+and caller, plus the server log).
 """
 
 import argparse
@@ -23,6 +27,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Server  # noqa: E402
@@ -36,6 +41,29 @@ def token_of(email):
     with open(DATASET, encoding="utf-8") as fp:
         doc = json.load(fp)
     return next(u["tokens"][0] for u in doc["users"] if u["email"] == email)
+
+
+def v1_get(url, path):
+    request = urllib.request.Request(url + path, headers={"Pretalx-Version": "v1"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def config_with_derived_ids(url, workdir):
+    """scripts/schemathesis.toml plus the ids confapi derives (democon has no
+    schedule id upstream): the released schedule's, for `schedule=` of v1's
+    slots (400 for any other), and one slot's, for `/slots/{id}/`."""
+    schedule = v1_get(url, "/api/events/democon/schedules/latest/")
+    slot = schedule["slots"][0]
+    with open(CONFIG, encoding="utf-8") as fp:
+        text = fp.read()
+    text = text.replace("[parameters]\n", f"[parameters]\n\"query.schedule\" = {schedule['id']}\n", 1)
+    text += ("\n[[operations]]\ninclude-path = \"/api/events/{event}/slots/{id}/\"\n"
+             f"parameters = {{ \"path.id\" = {slot} }}\n")
+    path = os.path.join(workdir, "schemathesis.toml")
+    with open(path, "w", encoding="utf-8") as fp:
+        fp.write(text)
+    return path
 
 
 def main():
@@ -58,32 +86,38 @@ def main():
         ("organiser", token_of("orga@example.org")),
         ("reviewer", token_of("reviewer@example.org")),
     ]
+    dialects = [("legacy", "LEGACY"), ("v1", "v1")]
     try:
-        for who, token in callers:
-            cmd = [args.schemathesis, "--config-file", CONFIG, "run", f"{server.url}/api/openapi.json",
-                   "--checks", "all", "--max-examples", str(args.max_examples), "--seed", str(args.seed),
-                   "--no-color", "--report", "junit",
-                   "--report-junit-path", os.path.join(workdir, f"junit-{who}.xml")]
-            if token:
-                cmd += ["--header", f"Authorization: Token {token}"]
-            print(f"== schemathesis as {who}: {args.max_examples} examples per operation, seed {args.seed}",
-                  flush=True)
-            result = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir)
-            output = result.stdout + result.stderr
-            log = os.path.join(workdir, f"schemathesis-{who}.log")
-            with open(log, "w", encoding="utf-8") as fp:
-                fp.write(output)
-            cases = re.search(r"^\s*(\d+) generated, .*$", output, re.M)
-            print(f"   {cases.group(0).strip() if cases else 'no test case count'}", flush=True)
-            if result.returncode == 0 and cases:
-                passed += 1
-            else:
-                failed += 1
-                # The failures section: each failing operation with its check and a curl line.
-                start = output.find("FAILURES")
-                print(output[start if start >= 0 else -6000:][-6000:], flush=True)
-                print(f"FAILED: schemathesis as {who} (exit status {result.returncode}); full output in {log}",
+        config = config_with_derived_ids(server.url, workdir)
+        for dialect, version in dialects:
+            for who, token in callers:
+                run = f"{dialect} as {who}"
+                cmd = [args.schemathesis, "--config-file", config, "run",
+                       f"{server.url}/api/openapi.json?version={version}",
+                       "--header", f"Pretalx-Version: {version}",
+                       "--checks", "all", "--max-examples", str(args.max_examples), "--seed", str(args.seed),
+                       "--no-color", "--report", "junit",
+                       "--report-junit-path", os.path.join(workdir, f"junit-{dialect}-{who}.xml")]
+                if token:
+                    cmd += ["--header", f"Authorization: Token {token}"]
+                print(f"== schemathesis, {run}: {args.max_examples} examples per operation, seed {args.seed}",
                       flush=True)
+                result = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir)
+                output = result.stdout + result.stderr
+                log = os.path.join(workdir, f"schemathesis-{dialect}-{who}.log")
+                with open(log, "w", encoding="utf-8") as fp:
+                    fp.write(output)
+                cases = re.search(r"^\s*(\d+) generated, .*$", output, re.M)
+                print(f"   {cases.group(0).strip() if cases else 'no test case count'}", flush=True)
+                if result.returncode == 0 and cases:
+                    passed += 1
+                else:
+                    failed += 1
+                    # The failures section: each failing operation with its check and a curl line.
+                    start = output.find("FAILURES")
+                    print(output[start if start >= 0 else -6000:][-6000:], flush=True)
+                    print(f"FAILED: schemathesis, {run} (exit status {result.returncode}); full output in {log}",
+                          flush=True)
     finally:
         server.stop()
 

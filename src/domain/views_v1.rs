@@ -115,12 +115,16 @@ pub enum Refs<I, T> {
 fn reference_schema(
     description: &str,
     list: bool,
+    nullable: bool,
 ) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
     use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
-    let one = OneOfBuilder::new()
+    let mut one = OneOfBuilder::new()
         .item(ObjectBuilder::new().schema_type(Type::Integer))
         .item(ObjectBuilder::new().schema_type(Type::String))
         .item(ObjectBuilder::new().schema_type(Type::Object));
+    if nullable {
+        one = one.item(ObjectBuilder::new().schema_type(Type::Null));
+    }
     if list {
         ArrayBuilder::new()
             .items(one)
@@ -133,12 +137,21 @@ fn reference_schema(
 
 /// The schema of a `Ref` field (`#[schema(schema_with = one_ref)]`).
 fn one_ref() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-    reference_schema("An id or code; with `expand`, the object", false)
+    reference_schema("An id or code; with `expand`, the object", false, false)
+}
+
+/// The schema of an `Option<Ref>` field: null where there is none.
+fn nullable_ref() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    reference_schema(
+        "An id or code, or null; with `expand`, the object",
+        false,
+        true,
+    )
 }
 
 /// The schema of a `Refs` field.
 fn many_refs() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-    reference_schema("Ids or codes; with `expand`, the objects", true)
+    reference_schema("Ids or codes; with `expand`, the objects", true, false)
 }
 
 // ---------------------------------------------------------------------------
@@ -155,7 +168,9 @@ pub struct EventView<'a> {
     #[schema(required = true, format = Date)]
     pub date_to: Option<String>,
     pub timezone: &'a str,
-    /// The detail's fields; the list shows the six above.
+    /// The detail's fields; the list shows the six above. (The detail's
+    /// schema is both merged: `openapi::merged`.)
+    #[schema(ignore)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub detail: Option<EventDetail<'a>>,
 }
@@ -525,7 +540,7 @@ pub struct SubmissionView<'a> {
     pub speakers: Refs<&'a str, SpeakerView<'a>>,
     #[schema(schema_with = one_ref)]
     pub submission_type: Ref<i64, SubmissionTypeView<'a>>,
-    #[schema(schema_with = one_ref)]
+    #[schema(schema_with = nullable_ref)]
     pub track: Option<Ref<i64, TrackView<'a>>>,
     /// Tag ids: the public ones for the public, all for organisers and reviewers.
     #[schema(schema_with = many_refs)]
@@ -551,7 +566,6 @@ pub struct SubmissionView<'a> {
     /// Ids of the answers the caller may see.
     #[schema(schema_with = many_refs)]
     pub answers: Refs<i64, AnswerView<'a>>,
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_state: Option<Option<SubmissionState>>,
     #[schema(nullable = false)]
@@ -564,13 +578,10 @@ pub struct SubmissionView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_notes: Option<&'a str>,
     /// Organisers only (pretalx shows reviewers these too: section 13).
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invitation_token: Option<Option<&'a str>>,
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub access_code: Option<Option<i64>>,
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub review_code: Option<Option<&'a str>>,
     /// The organisers' anonymised texts as a JSON string (`"{}"` when none).
@@ -587,10 +598,8 @@ pub struct SubmissionView<'a> {
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_anonymised: Option<bool>,
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub median_score: Option<Option<f64>>,
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_score: Option<Option<f64>>,
 }
@@ -988,7 +997,7 @@ pub enum SlotRef<'a> {
 #[schema(as = v1::Slot)]
 pub struct SlotView<'a> {
     pub id: i64,
-    #[schema(schema_with = one_ref)]
+    #[schema(schema_with = nullable_ref)]
     pub room: Option<Ref<i64, RoomView<'a>>>,
     #[schema(format = DateTime)]
     pub start: Option<String>,
@@ -996,9 +1005,8 @@ pub struct SlotView<'a> {
     pub end: Option<String>,
     /// The talk's code, null for a break; left out where nested in its
     /// submission. Expanded: the submission (without its slots).
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(schema_with = one_ref)]
+    #[schema(schema_with = nullable_ref)]
     pub submission: Option<Option<Ref<&'a str, Box<SubmissionView<'a>>>>>,
     /// Left out where nested in a submission.
     #[schema(nullable = false)]
@@ -1020,8 +1028,7 @@ pub struct ScheduleView<'a> {
     pub version: &'a str,
     #[schema(format = DateTime)]
     pub published: Option<String>,
-    /// The detail's fields.
-    #[schema(nullable = false)]
+    /// The detail's fields; the comment is null when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<Option<Text<'a>>>,
     #[schema(nullable = false)]

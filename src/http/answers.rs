@@ -8,31 +8,37 @@ use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, path_id, Params};
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::domain::catalog::AnswerIx;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/answers",
-            summary: "Answers the caller may see, by id",
-            params: &[
-                ("q", "Search terms in the answer text"),
-                ("question", "Question id"),
-                ("submission", "Submission code"),
-                ("review", "Review id"),
-                ("person", "Speaker code"),
-            ],
-            list: true,
-            body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
+            legacy: Some(Doc {
+                summary: "Answers the caller may see, by id",
+                params: &[
+                    ("q", "Search terms in the answer text"),
+                    ("question", "Question id"),
+                    ("submission", "Submission code"),
+                    ("review", "Review id"),
+                    ("person", "Speaker code"),
+                ],
+                shape: Shape::Page,
+                body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
+            }),
+            v1: Some(super::v1::doc::ANSWERS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}/answers/{id}",
-            summary: "One answer",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
+            legacy: Some(Doc {
+                summary: "One answer",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<crate::domain::views::AnswerView<'static>>,
+            }),
+            v1: Some(super::v1::doc::ANSWER),
             handler: get(detail),
         },
     ]

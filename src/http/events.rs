@@ -6,7 +6,7 @@ use axum::routing::get;
 use super::context::{Caller, EventContext};
 use super::pagination::{Pagination, DEFAULT_PAGE_SIZE};
 use super::params::Params;
-use super::{json, ApiResult, AppState, Endpoint};
+use super::{json, ApiResult, AppState, Doc, Endpoint, Shape};
 use crate::domain::access::Access;
 use crate::domain::views::event_view;
 
@@ -14,18 +14,24 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events",
-            summary: "Events visible to the caller, newest first",
-            params: &[],
-            list: true,
-            body: super::openapi::view::<crate::domain::views::EventView<'static>>,
+            legacy: Some(Doc {
+                summary: "Events visible to the caller, newest first",
+                params: &[],
+                shape: Shape::Page,
+                body: super::openapi::view::<crate::domain::views::EventView<'static>>,
+            }),
+            v1: Some(super::v1::doc::EVENTS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}",
-            summary: "One event",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<crate::domain::views::EventView<'static>>,
+            legacy: Some(Doc {
+                summary: "One event",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<crate::domain::views::EventView<'static>>,
+            }),
+            v1: Some(super::v1::doc::EVENT),
             handler: get(detail),
         },
     ]

@@ -8,38 +8,56 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use super::context::Caller;
-use super::{json, ApiResult, Endpoint};
+use super::params::Params;
+use super::{json, ApiResult, Doc, Endpoint, Shape};
+use crate::model::ApiVersion;
 
+/// `/api/`, `/api/me` and the document answer alike in both dialects.
 pub fn endpoints() -> Vec<Endpoint> {
+    let both = |path, doc: Doc, handler| Endpoint {
+        path,
+        legacy: Some(doc),
+        v1: Some(doc),
+        handler,
+    };
     vec![
-        Endpoint {
-            path: "/api",
-            summary: "The endpoints of this API",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<Root>,
-            handler: get(root),
-        },
-        Endpoint {
-            path: "/api/me",
-            summary: "The caller (nulls when anonymous)",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<Me>,
-            handler: get(me),
-        },
-        Endpoint {
-            path: "/api/openapi.json",
-            summary: "This API as an OpenAPI 3.1 document",
-            params: &[],
-            list: false,
-            body: |_| {
-                json!({"type": "object", "required": ["openapi", "info", "paths", "components"],
-                             "properties": {"openapi": {"const": "3.1.0"}},
-                             "description": "An OpenAPI 3.1 document"})
+        both(
+            "/api",
+            Doc {
+                summary: "The endpoints of this API",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<Root>,
             },
-            handler: get(openapi_handler),
-        },
+            get(root),
+        ),
+        both(
+            "/api/me",
+            Doc {
+                summary: "The caller (nulls when anonymous)",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<Me>,
+            },
+            get(me),
+        ),
+        both(
+            "/api/openapi.json",
+            Doc {
+                summary: "This API as an OpenAPI 3.1 document: the caller's dialect (`Pretalx-Version`), or the one `version` names",
+                params: &[(
+                    "version",
+                    "The dialect to describe: `v1` (or `DEV_PREVIEW`) or `LEGACY`; default: the caller's",
+                )],
+                shape: Shape::One,
+                body: |_| {
+                    json!({"type": "object", "required": ["openapi", "info", "paths", "components"],
+                           "properties": {"openapi": {"const": "3.1.0"}},
+                           "description": "An OpenAPI 3.1 document"})
+                },
+            },
+            get(openapi_handler),
+        ),
     ]
 }
 
@@ -76,7 +94,7 @@ async fn root() -> ApiResult {
         .iter()
         .map(|e| EndpointSummary {
             path: format!("{}/", e.path),
-            summary: e.summary,
+            summary: e.legacy.or(e.v1).map_or("", |doc| doc.summary),
         })
         .collect();
     Ok(json(&Root {
@@ -97,8 +115,22 @@ async fn me(caller: Caller) -> ApiResult {
     }))
 }
 
-async fn openapi_handler() -> ApiResult {
-    Ok(json(&super::openapi_document()))
+/// The document of the dialect `version` names (the header's values),
+/// else of the caller's dialect.
+async fn openapi_handler(caller: Caller, mut params: Params) -> ApiResult {
+    let api = match params.get("version") {
+        None => caller.api,
+        Some("v1" | "DEV_PREVIEW") => ApiVersion::V1,
+        Some("LEGACY") => ApiVersion::Legacy,
+        Some(other) => {
+            let message =
+                format!("Select a valid choice. {other} is not one of the available choices.");
+            params.error("version", message);
+            caller.api
+        }
+    };
+    params.check()?;
+    Ok(json(&super::openapi_document(api)))
 }
 
 pub async fn healthz() -> impl IntoResponse {

@@ -7,31 +7,37 @@ use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, path_id, Params};
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::{Question, QuestionTarget, QuestionVariant};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/questions",
-            summary: "Questions the caller may see, by position",
-            params: &[
-                ("q", "Search terms in the question text, any language"),
-                ("target", "submission, speaker or reviewer"),
-                ("variant", "The question variant"),
-                ("is_public", "true or false"),
-                ("is_visible_to_reviewers", "true or false"),
-            ],
-            list: true,
-            body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
+            legacy: Some(Doc {
+                summary: "Questions the caller may see, by position",
+                params: &[
+                    ("q", "Search terms in the question text, any language"),
+                    ("target", "submission, speaker or reviewer"),
+                    ("variant", "The question variant"),
+                    ("is_public", "true or false"),
+                    ("is_visible_to_reviewers", "true or false"),
+                ],
+                shape: Shape::Page,
+                body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
+            }),
+            v1: Some(super::v1::doc::QUESTIONS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}/questions/{id}",
-            summary: "One question",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
+            legacy: Some(Doc {
+                summary: "One question",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<crate::domain::views::QuestionView<'static>>,
+            }),
+            v1: Some(super::v1::doc::QUESTION),
             handler: get(detail),
         },
     ]

@@ -7,24 +7,30 @@ use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{path_id, Params};
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/reviews",
-            summary: "Reviews the caller may see, by creation time",
-            params: &[("submission__code", "Only reviews of this submission")],
-            list: true,
-            body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
+            legacy: Some(Doc {
+                summary: "Reviews the caller may see, by creation time",
+                params: &[("submission__code", "Only reviews of this submission")],
+                shape: Shape::Page,
+                body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
+            }),
+            v1: Some(super::v1::doc::REVIEWS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}/reviews/{id}",
-            summary: "One review",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
+            legacy: Some(Doc {
+                summary: "One review",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<crate::domain::views::ReviewView<'static>>,
+            }),
+            v1: Some(super::v1::doc::REVIEW),
             handler: get(detail),
         },
     ]

@@ -6,7 +6,7 @@ use axum::routing::get;
 use super::context::EventContext;
 use super::error::ApiError;
 use super::params::{path_id, Params};
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::Room;
 
 /// Rooms are few and listed whole by schedule apps.
@@ -16,28 +16,34 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/rooms",
-            summary: "Rooms by position (default page size 100)",
-            params: &[],
-            list: true,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::RoomView<'static>>(
-                    s,
-                    &crate::domain::views::ROOM_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "Rooms by position (default page size 100)",
+                params: &[],
+                shape: Shape::Page,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::RoomView<'static>>(
+                        s,
+                        &crate::domain::views::ROOM_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::ROOMS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}/rooms/{id}",
-            summary: "One room",
-            params: &[],
-            list: false,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::RoomView<'static>>(
-                    s,
-                    &crate::domain::views::ROOM_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "One room",
+                params: &[],
+                shape: Shape::One,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::RoomView<'static>>(
+                        s,
+                        &crate::domain::views::ROOM_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::ROOM),
             handler: get(detail),
         },
     ]

@@ -7,7 +7,7 @@ use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, Params};
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::domain::access::Role;
 use crate::domain::catalog::ProfileIx;
 
@@ -15,40 +15,46 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/speakers",
-            summary: "Speakers the caller may see",
-            params: &[
-                (
-                    "q",
-                    "Search terms in the name (organisers: also the e-mail)",
-                ),
-                (
-                    "questions",
-                    "`all` or comma-separated question ids: include those answers",
-                ),
-            ],
-            list: true,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
-                    s,
-                    &crate::domain::views::SPEAKER_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "Speakers the caller may see",
+                params: &[
+                    (
+                        "q",
+                        "Search terms in the name (organisers: also the e-mail)",
+                    ),
+                    (
+                        "questions",
+                        "`all` or comma-separated question ids: include those answers",
+                    ),
+                ],
+                shape: Shape::Page,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
+                        s,
+                        &crate::domain::views::SPEAKER_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::SPEAKERS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}/speakers/{code}",
-            summary: "One speaker",
-            params: &[(
-                "questions",
-                "`all` or comma-separated question ids: include those answers",
-            )],
-            list: false,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
-                    s,
-                    &crate::domain::views::SPEAKER_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "One speaker",
+                params: &[(
+                    "questions",
+                    "`all` or comma-separated question ids: include those answers",
+                )],
+                shape: Shape::One,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::SpeakerView<'static>>(
+                        s,
+                        &crate::domain::views::SPEAKER_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::SPEAKER),
             handler: get(detail),
         },
     ]

@@ -8,7 +8,7 @@ use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{digits_id, matches_all_terms, Params};
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::domain::access::Access;
 use crate::domain::catalog::{SpeakerUsers, SubmissionIx};
 use crate::model::SubmissionState;
@@ -55,54 +55,66 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/submissions",
-            summary: "Submissions the caller may see",
-            params: LIST_PARAMS,
-            list: true,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
-                    s,
-                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "Submissions the caller may see",
+                params: LIST_PARAMS,
+                shape: Shape::Page,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                        s,
+                        &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::SUBMISSIONS),
             handler: get(|ctx, params| list(ctx, params, Kind::Submissions)),
         },
         Endpoint {
             path: "/api/events/{event}/submissions/{code}",
-            summary: "One submission",
-            params: DETAIL_PARAMS,
-            list: false,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
-                    s,
-                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "One submission",
+                params: DETAIL_PARAMS,
+                shape: Shape::One,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                        s,
+                        &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::SUBMISSION),
             handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Submissions)),
         },
         Endpoint {
             path: "/api/events/{event}/talks",
-            summary: "Scheduled submissions (talks) the caller may see",
-            params: LIST_PARAMS,
-            list: true,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
-                    s,
-                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "Scheduled submissions (talks) the caller may see",
+                params: LIST_PARAMS,
+                shape: Shape::Page,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                        s,
+                        &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: None,
             handler: get(|ctx, params| list(ctx, params, Kind::Talks)),
         },
         Endpoint {
             path: "/api/events/{event}/talks/{code}",
-            summary: "One talk",
-            params: DETAIL_PARAMS,
-            list: false,
-            body: |s| {
-                super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
-                    s,
-                    &crate::domain::views::SUBMISSION_ROLE_FIELDS,
-                )
-            },
+            legacy: Some(Doc {
+                summary: "One talk",
+                params: DETAIL_PARAMS,
+                shape: Shape::One,
+                body: |s| {
+                    super::openapi::by_role::<crate::domain::views::SubmissionView<'static>>(
+                        s,
+                        &crate::domain::views::SUBMISSION_ROLE_FIELDS,
+                    )
+                },
+            }),
+            v1: Some(super::v1::doc::TALK),
             handler: get(|ctx, params, path| detail(ctx, params, path, Kind::Talks)),
         },
     ]

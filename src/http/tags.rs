@@ -7,25 +7,31 @@ use super::context::EventContext;
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::Params;
-use super::{json, ApiResult, Endpoint};
+use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::Tag;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint {
             path: "/api/events/{event}/tags",
-            summary: "Tags (organisers and reviewers; empty for the public)",
-            params: &[],
-            list: true,
-            body: super::openapi::view::<crate::domain::views::TagView<'static>>,
+            legacy: Some(Doc {
+                summary: "Tags (organisers and reviewers; empty for the public)",
+                params: &[],
+                shape: Shape::Page,
+                body: super::openapi::view::<crate::domain::views::TagView<'static>>,
+            }),
+            v1: Some(super::v1::doc::TAGS),
             handler: get(list),
         },
         Endpoint {
             path: "/api/events/{event}/tags/{tag}",
-            summary: "One tag, by its name (case-insensitive)",
-            params: &[],
-            list: false,
-            body: super::openapi::view::<crate::domain::views::TagView<'static>>,
+            legacy: Some(Doc {
+                summary: "One tag, by its name (case-insensitive)",
+                params: &[],
+                shape: Shape::One,
+                body: super::openapi::view::<crate::domain::views::TagView<'static>>,
+            }),
+            v1: Some(super::v1::doc::TAG),
             handler: get(detail),
         },
     ]

@@ -21,6 +21,7 @@ use crate::domain::access::{Access, Role};
 use crate::domain::views_v1::{self as views, V1Renderer};
 use crate::model::{I18n, Question, QuestionTarget, QuestionVariant};
 
+pub mod doc;
 pub mod reviews;
 pub mod schedule;
 pub mod submissions;
@@ -620,14 +621,13 @@ pub fn only_in_v1(caller: &Caller) -> Result<(), ApiError> {
 // The paths only v1 has
 
 pub fn endpoints() -> Vec<Endpoint> {
+    // The legacy dialect answers 404 on these paths.
     macro_rules! v1_only {
-        ($path:literal, $summary:literal, $list:literal, $view:ty, $handler:expr) => {
+        ($path:literal, $doc:expr, $handler:expr) => {
             Endpoint {
                 path: $path,
-                summary: $summary,
-                params: &[],
-                list: $list,
-                body: super::openapi::view::<$view>,
+                legacy: None,
+                v1: Some($doc),
                 handler: axum::routing::get($handler),
             }
         };
@@ -635,9 +635,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         v1_only!(
             "/api/events/{event}/slots",
-            "v1 only: the released schedule's slots (talks and breaks) the caller sees",
-            true,
-            views::SlotView<'static>,
+            doc::SLOTS,
             |ctx: EventContext, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 ctx.off_workers("v1-slots", params, schedule::slots).await
@@ -645,9 +643,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/slots/{id}",
-            "v1 only: one slot",
-            false,
-            views::SlotView<'static>,
+            doc::SLOT,
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 schedule::slot(&ctx, params, &id)
@@ -655,9 +651,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/schedules",
-            "v1 only: the released schedule",
-            true,
-            views::ScheduleView<'static>,
+            doc::SCHEDULES,
             |ctx: EventContext, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 schedule::schedules(&ctx, params)
@@ -665,9 +659,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/schedules/{id}",
-            "v1 only: the released schedule by id, or `latest`, with its slots' ids",
-            false,
-            views::ScheduleView<'static>,
+            doc::SCHEDULE,
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 schedule::schedule(&ctx, params, &id)
@@ -675,9 +667,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/tracks",
-            "v1 only: tracks (organisers; everyone while the schedule is public)",
-            true,
-            views::TrackView<'static>,
+            doc::TRACKS,
             |ctx: EventContext, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 tracks(ctx, params)
@@ -685,9 +675,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/tracks/{id}",
-            "v1 only: one track",
-            false,
-            views::TrackView<'static>,
+            doc::TRACK,
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 track(ctx, params, &id)
@@ -695,9 +683,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/submission-types",
-            "v1 only: submission types (organisers; everyone while the schedule is public)",
-            true,
-            views::SubmissionTypeView<'static>,
+            doc::SUBMISSION_TYPES,
             |ctx: EventContext, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 submission_types(ctx, params)
@@ -705,9 +691,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/submission-types/{id}",
-            "v1 only: one submission type",
-            false,
-            views::SubmissionTypeView<'static>,
+            doc::SUBMISSION_TYPE,
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 submission_type(ctx, params, &id)
@@ -715,9 +699,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/question-options",
-            "v1 only: the options of the choice questions the caller sees",
-            true,
-            views::OptionView<'static>,
+            doc::QUESTION_OPTIONS,
             |ctx: EventContext, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 question_options(ctx, params)
@@ -725,9 +707,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         v1_only!(
             "/api/events/{event}/question-options/{id}",
-            "v1 only: one question option",
-            false,
-            views::OptionView<'static>,
+            doc::QUESTION_OPTION,
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 question_option(ctx, params, &id)
