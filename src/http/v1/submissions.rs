@@ -130,8 +130,6 @@ fn sort<'s, I: Copy>(
 ) {
     let Some(o) = o else { return };
     let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
-    // Ties keep pretalx's database order (by primary key).
-    items.sort_by(|&a, &b| upstream_order(sub(a)).cmp(&upstream_order(sub(b))));
     let key = |i: I| -> Key {
         let s = sub(i);
         match field {
@@ -148,6 +146,8 @@ fn sort<'s, I: Copy>(
     ) {
         return;
     }
+    // Ties keep pretalx's database order (by primary key).
+    items.sort_by(|&a, &b| upstream_order(sub(a)).cmp(&upstream_order(sub(b))));
     super::sort_by(items, descending, |&x| key(x));
 }
 
