@@ -960,7 +960,9 @@ impl<'a> V1Renderer<'a> {
             .collect();
         named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
         let submissions = match self.child("submissions") {
-            Some(child) => Refs::Objects(named.iter().map(|&i| child.submission(i, users)).collect()),
+            Some(child) => {
+                Refs::Objects(named.iter().map(|&i| child.submission(i, users)).collect())
+            }
             // Only the speakers and reviews views give nested speakers theirs.
             None if nested && self.serving == Serving::Submissions => Refs::Ids(Vec::new()),
             None => Refs::Ids(
@@ -1315,7 +1317,9 @@ impl<'a> V1Renderer<'a> {
                 _ => Ref::Id(review.user.as_str()),
             }
         });
-        let category = self.child("scores").and_then(|scores| scores.child("category"));
+        let category = self
+            .child("scores")
+            .and_then(|scores| scores.child("category"));
         ReviewView {
             id: review.id,
             submission,
@@ -1328,7 +1332,10 @@ impl<'a> V1Renderer<'a> {
                     id: score.id,
                     category: match (
                         &category,
-                        data.event.score_categories.iter().find(|c| c.id == score.category),
+                        data.event
+                            .score_categories
+                            .iter()
+                            .find(|c| c.id == score.category),
                     ) {
                         (Some(child), Some(c)) => Ref::Object(child.score_category(c)),
                         _ => Ref::Id(score.category),
