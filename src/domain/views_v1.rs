@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::model::*;
 
-use super::access::{Access, Role};
+use super::access::{resource_visible_to, Access, Role};
 use super::time::{format_in, is_midnight_in};
 
 /// A translated text as v1 writes it: the object of its locales, or with
@@ -355,6 +355,43 @@ pub struct V1Renderer<'a> {
     /// Expanded objects show the public field set whatever the caller's
     /// role (what they show still follows the caller's rights).
     nested: bool,
+    /// The list or detail being served, which decides what nested objects list.
+    serving: Serving,
+}
+
+/// The endpoint a renderer serves. pretalx's views put different things
+/// into their serializers' context, and its nested serializers read them
+/// (pretalx-v1.md §5.3): only the submissions view has the schedule (a
+/// nested submission's `slots` are `[]` elsewhere) and shows private
+/// resources to organisers (elsewhere nested submissions show the public
+/// ones); the speakers and reviews views give nested speakers their
+/// submissions; the reviews view has no questions (nested answers `[]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Serving {
+    #[default]
+    Submissions,
+    Speakers,
+    Reviews,
+}
+
+/// The order pretalx lists submissions in where it does not order them (a
+/// speaker's submissions, ties of `o=`): by primary key. The mirror knows
+/// the keys of scheduled submissions (from the schedule exports); those
+/// without one follow, by code.
+pub fn upstream_order(sub: &Submission) -> (bool, Option<i64>, &str) {
+    (sub.id.is_none(), sub.id, &sub.code)
+}
+
+/// A text pretalx stores in a nullable field: null when empty.
+fn nullable(text: &str) -> Option<&str> {
+    (!text.is_empty()).then_some(text)
+}
+
+/// Python's `round(value, 1)`, as pretalx rounds `mean_score`: to the
+/// nearest tenth of the exact binary value, ties to even (Rust's
+/// formatting rounds the same way).
+fn round_tenth(value: f64) -> f64 {
+    format!("{value:.1}").parse().unwrap_or(value)
 }
 
 static NOTHING: Expansion = Expansion(Vec::new());
@@ -371,7 +408,13 @@ impl<'a> V1Renderer<'a> {
             lang: lang_of(&access.data.event, lang),
             expand: &NOTHING,
             nested: false,
+            serving: Serving::default(),
         }
+    }
+
+    /// The same renderer, for the objects of `serving`.
+    pub fn serving(self, serving: Serving) -> Self {
+        V1Renderer { serving, ..self }
     }
 
     /// The same renderer, expanding `expand` below its objects.
@@ -571,12 +614,13 @@ pub struct SubmissionView<'a> {
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_featured: Option<bool>,
+    /// null when empty, as pretalx's nullable field.
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<&'a str>,
+    pub notes: Option<Option<&'a str>>,
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub internal_notes: Option<&'a str>,
+    pub internal_notes: Option<Option<&'a str>>,
     /// Organisers only (pretalx shows reviewers these too: section 13).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invitation_token: Option<Option<&'a str>>,
@@ -633,9 +677,10 @@ pub struct SpeakerView<'a> {
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub availabilities: Option<Vec<AvailabilityView>>,
+    /// null when empty, as pretalx's nullable field.
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub internal_notes: Option<&'a str>,
+    pub internal_notes: Option<Option<&'a str>>,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -718,8 +763,10 @@ impl<'a> V1Renderer<'a> {
         let speakers = match self.child("speakers") {
             None => Refs::Ids(speaker_codes),
             Some(mut child) => {
-                // Organisers' expanded speakers keep the organiser fields.
-                child.nested = !sees_all;
+                // Organisers' expanded speakers keep the organiser fields,
+                // unless the submission is itself nested (pretalx's public
+                // submission serializer nests public speakers).
+                child.nested = !sees_all || self.nested;
                 Refs::Objects(
                     speaker_codes
                         .iter()
@@ -746,11 +793,14 @@ impl<'a> V1Renderer<'a> {
                     .collect(),
             ),
         };
+        // Nested outside the submissions view, pretalx shows the public ones.
+        let public_only = self.nested && self.serving != Serving::Submissions;
         let shown_resources = sub
             .resources
             .iter()
             .enumerate()
-            .filter(|(_, r)| access.sees_resource(r));
+            .filter(|(_, r)| access.sees_resource(r))
+            .filter(|(_, r)| !public_only || resource_visible_to(Role::Public, r));
         let resources = match self.child("resources") {
             None => Refs::Ids(
                 shown_resources
@@ -775,6 +825,8 @@ impl<'a> V1Renderer<'a> {
             Vec::new()
         };
         let slots = with_slots.then(|| match self.child("slots") {
+            // Only the submissions view knows the schedule.
+            _ if self.nested && self.serving != Serving::Submissions => Refs::Ids(Vec::new()),
             None => Refs::Ids(
                 slot_indexes
                     .iter()
@@ -798,7 +850,10 @@ impl<'a> V1Renderer<'a> {
             .of(position)
             .iter()
             .copied()
-            .filter(|&a| access.sees_answer_at(a));
+            .filter(|&a| access.sees_answer_at(a))
+            // The reviews view has no questions: a nested submission's
+            // answers are empty there.
+            .filter(|_| !(self.nested && self.serving == Serving::Reviews));
         let answers = match self.child("answers") {
             None => Refs::Ids(answer_positions.map(|a| event.answers[a].id).collect()),
             Some(child) => Refs::Objects(answer_positions.map(|a| child.answer(a)).collect()),
@@ -850,17 +905,17 @@ impl<'a> V1Renderer<'a> {
             resources,
             slots,
             answers,
-            pending_state: orga.then_some(sub.pending_state),
+            pending_state: (orga || reviewer).then_some(sub.pending_state),
             is_featured: (orga || reviewer).then_some(sub.is_featured),
-            notes: orga.then_some(sub.notes.as_str()),
-            internal_notes: orga.then_some(sub.internal_notes.as_str()),
+            notes: orga.then(|| nullable(&sub.notes)),
+            internal_notes: orga.then(|| nullable(&sub.internal_notes)),
             invitation_token: orga.then_some(sub.invitation_token.as_deref()),
             access_code: orga.then_some(sub.access_code),
             review_code: orga.then_some(sub.review_code.as_deref()),
             anonymised_data: orga.then(|| anonymised_data(sub)),
             reviews: (orga || reviewer)
                 .then(|| reviews.iter().map(|&r| event.reviews[r].id).collect()),
-            assigned_reviewers: orga
+            assigned_reviewers: (orga || reviewer)
                 .then(|| sub.assigned_reviewers.iter().map(String::as_str).collect()),
             is_anonymised: (orga || reviewer).then(|| {
                 sub.anonymised.as_ref().is_some_and(|a| {
@@ -868,7 +923,7 @@ impl<'a> V1Renderer<'a> {
                 })
             }),
             median_score: orga.then(|| median(&scores)),
-            mean_score: orga.then_some(mean),
+            mean_score: orga.then_some(mean.map(round_tenth)),
         }
     }
 
@@ -903,26 +958,30 @@ impl<'a> V1Renderer<'a> {
         let profile = &data.event.speakers[position];
         let user = users.get(profile.user.as_str())?;
         let orga = self.is_orga();
-        let submissions = match self.child("submissions") {
-            Some(child) => Refs::Objects(
-                data.profile_submissions
-                    .of(position)
-                    .iter()
-                    .copied()
-                    .filter(|&i| {
-                        let code = &data.event.submissions[i].code;
-                        access
-                            .named_submissions_of(position)
-                            .any(|s| s.code == *code)
-                    })
-                    .map(|i| child.submission(i, users))
-                    .collect(),
-            ),
-            None if nested => Refs::Ids(Vec::new()),
-            None => Refs::Ids(
+        // The submissions the caller sees with names, in pretalx's order.
+        let mut named: Vec<super::catalog::SubmissionIx> = data
+            .profile_submissions
+            .of(position)
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let code = &data.event.submissions[i].code;
                 access
                     .named_submissions_of(position)
-                    .map(|s| s.code.as_str())
+                    .any(|s| s.code == *code)
+            })
+            .collect();
+        named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
+        let submissions = match self.child("submissions") {
+            Some(child) => {
+                Refs::Objects(named.iter().map(|&i| child.submission(i, users)).collect())
+            }
+            // Only the speakers and reviews views give nested speakers theirs.
+            None if nested && self.serving == Serving::Submissions => Refs::Ids(Vec::new()),
+            None => Refs::Ids(
+                named
+                    .iter()
+                    .map(|&i| data.event.submissions[i].code.as_str())
                     .collect(),
             ),
         };
@@ -949,7 +1008,7 @@ impl<'a> V1Renderer<'a> {
             locale: orga.then_some(user.locale.as_str()),
             has_arrived: orga.then_some(profile.has_arrived),
             availabilities: orga.then(|| self.availabilities(&profile.availabilities)),
-            internal_notes: orga.then_some(profile.internal_notes.as_str()),
+            internal_notes: orga.then(|| nullable(&profile.internal_notes)),
         })
     }
 }
@@ -1161,12 +1220,39 @@ pub struct AnswerView<'a> {
     pub options: Refs<i64, OptionView<'a>>,
 }
 
+/// A review score category, as `expand=scores.category` shows it.
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::ReviewScoreCategory)]
+pub struct ScoreCategoryView<'a> {
+    pub id: i64,
+    pub name: Text<'a>,
+    /// A decimal string (`"1.0"`).
+    pub weight: &'a str,
+    pub required: bool,
+    pub active: bool,
+    pub limit_tracks: Vec<i64>,
+    pub is_independent: bool,
+}
+
+/// A review's author, as `expand=user` shows it.
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Reviewer)]
+pub struct ReviewerView<'a> {
+    pub code: &'a str,
+    pub name: &'a str,
+    /// Organisers only: reviewers get no e-mail addresses (section 13).
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<&'a str>,
+}
+
 /// One score of a review, in one of the event's score categories.
 #[derive(DeriveSerialize, ToSchema)]
 #[schema(as = v1::ReviewScore)]
 pub struct ScoreView<'a> {
     pub id: i64,
-    pub category: i64,
+    #[schema(schema_with = one_ref)]
+    pub category: Ref<i64, ScoreCategoryView<'a>>,
     /// A decimal string (`"1.00"`).
     pub value: &'a str,
     pub label: Option<&'a str>,
@@ -1176,15 +1262,19 @@ pub struct ScoreView<'a> {
 #[schema(as = v1::Review)]
 pub struct ReviewView<'a> {
     pub id: i64,
-    pub submission: &'a str,
-    pub text: &'a str,
+    /// The code; expanded, the submission (without its slots).
+    #[schema(schema_with = one_ref)]
+    pub submission: Ref<&'a str, Box<SubmissionView<'a>>>,
+    /// null when empty, as pretalx's nullable field.
+    pub text: Option<&'a str>,
     /// A decimal string (`"2.00"`), as pretalx writes it.
     pub score: Option<String>,
     pub scores: Vec<ScoreView<'a>>,
     /// The answers the caller may see, always nested.
     pub answers: Vec<AnswerView<'a>>,
     /// The reviewer's code, where the caller may know it.
-    pub user: Option<&'a str>,
+    #[schema(schema_with = one_ref)]
+    pub user: Option<Ref<&'a str, ReviewerView<'a>>>,
 }
 
 impl<'a> V1Renderer<'a> {
@@ -1221,17 +1311,46 @@ impl<'a> V1Renderer<'a> {
         let access = self.access;
         let data: &'a super::catalog::EventData = access.data;
         let review = &data.event.reviews[position];
+        let submission = match (self.child("submission"), data.review_submission[position]) {
+            // Expanded only where the caller sees the submission itself.
+            (Some(child), Some(i)) if access.sees_submission_at(i) => {
+                Ref::Object(Box::new(child.submission_in(i, self.users, false)))
+            }
+            _ => Ref::Id(review.submission.as_str()),
+        };
+        let user = access.shows_reviewer_name(review).then(|| {
+            match (self.child("user"), self.users.get(review.user.as_str())) {
+                (Some(_), Some(user)) => Ref::Object(ReviewerView {
+                    code: &user.code,
+                    name: &user.name,
+                    email: (access.role == Role::Organiser).then_some(user.email.as_str()),
+                }),
+                _ => Ref::Id(review.user.as_str()),
+            }
+        });
+        let category = self
+            .child("scores")
+            .and_then(|scores| scores.child("category"));
         ReviewView {
             id: review.id,
-            submission: &review.submission,
-            text: &review.text,
+            submission,
+            text: nullable(&review.text),
             score: review.score.map(|s| format!("{s:.2}")),
             scores: review
                 .scores
                 .iter()
                 .map(|score| ScoreView {
                     id: score.id,
-                    category: score.category,
+                    category: match (
+                        &category,
+                        data.event
+                            .score_categories
+                            .iter()
+                            .find(|c| c.id == score.category),
+                    ) {
+                        (Some(child), Some(c)) => Ref::Object(child.score_category(c)),
+                        _ => Ref::Id(score.category),
+                    },
                     value: score.value.as_str(),
                     label: score.label.as_deref(),
                 })
@@ -1243,9 +1362,21 @@ impl<'a> V1Renderer<'a> {
                 .filter(|&&a| access.sees_answer_at(a))
                 .map(|&a| self.answer(a))
                 .collect(),
-            user: access
-                .shows_reviewer_name(review)
-                .then_some(review.user.as_str()),
+            user,
+        }
+    }
+
+    pub fn score_category(&self, category: &'a ScoreCategory) -> ScoreCategoryView<'a> {
+        let mut limit_tracks = category.limit_tracks.clone();
+        limit_tracks.sort_unstable();
+        ScoreCategoryView {
+            id: category.id,
+            name: self.text(&category.name),
+            weight: category.weight.as_str(),
+            required: category.required,
+            active: category.active,
+            limit_tracks,
+            is_independent: category.is_independent,
         }
     }
 }

@@ -681,13 +681,16 @@ async fn v1_reviewers_get_no_secrets_and_anonymised_stays_anonymised() {
         "invitation_token",
         "access_code",
         "review_code",
-        "assigned_reviewers",
-        "pending_state",
         "median_score",
         "mean_score",
     ] {
         assert!(sub2.get(secret).is_none(), "{secret}: {sub2}");
     }
+    // pretalx shows reviewers these; no secret (section 13 keeps them).
+    assert_eq!(
+        (&sub2["pending_state"], &sub2["assigned_reviewers"]),
+        (&json!(null), &json!([]))
+    );
     assert_eq!(
         (&sub2["is_anonymised"], &sub2["reviews"]),
         (&json!(true), &json!([7]))
@@ -747,7 +750,7 @@ async fn v1_speakers_for_every_role() {
         json!({"code": "SPK2", "name": "Bob Talker", "biography": "Bob's bio",
                "submissions": ["SUB2", "SUB3"], "avatar_url": "", "answers": [],
                "email": "bob@mini.example", "timezone": "UTC", "locale": "en",
-               "has_arrived": false, "availabilities": [], "internal_notes": ""})
+               "has_arrived": false, "availabilities": [], "internal_notes": null})
     );
     let searched = get(
         &server,
@@ -1494,4 +1497,175 @@ async fn v1_unknown_events_are_404_and_the_detail_slug_is_case_sensitive() {
         let legacy = get(&server, token, "/api/events/MINI/", &[]).await;
         assert_eq!(legacy.status, 200);
     }
+}
+
+/// Every key of every object in `value`, nested ones included.
+fn all_keys(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                all_keys(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| all_keys(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn v1_reviews_expand_as_pretalx_and_reviewers_see_no_secrets_through_it() {
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["review_phase"] = json!({"name": "Open", "can_see_other_reviews": "always",
+                                   "can_see_speaker_names": false});
+    event["score_categories"] = json!([{"id": 1, "name": {"en": "Content"}, "weight": "1.0",
+                                        "required": false, "active": true, "limit_tracks": [],
+                                        "is_independent": false}]);
+    event["reviews"][0]["scores"] =
+        json!([{"id": 9, "category": 1, "value": "2.00", "label": "good"}]);
+    event["reviews"].as_array_mut().unwrap().extend([
+        json!({"id": 8, "submission": "PUB1", "user": "REV", "text": "", "score": 1.0,
+                   "created": "2026-04-02T10:00:00Z"}),
+        json!({"id": 9, "submission": "PUB1", "user": "ORGA", "text": "", "score": 0.35,
+                   "created": "2026-04-03T10:00:00Z"}),
+    ]);
+    let server = TestServer::start(&[dataset]).await;
+    let orga = |path: &'static str| get(&server, Some("orga-token"), path, &[V1]);
+
+    // Organisers: the reviewer with e-mail, the submission in the public
+    // set without slots (and, as in pretalx's reviews view, no answers),
+    // an empty text null.
+    let review = orga("/api/events/mini/reviews/8/?expand=user,submission,scores.category").await;
+    assert_eq!(
+        review.body,
+        json!({"id": 8, "submission": {
+                   "code": "PUB1", "title": "Public Talk", "speakers": ["SPK1"],
+                   "submission_type": 1, "track": 1, "tags": [1, 2], "state": "confirmed",
+                   "abstract": "", "description": "", "duration": 30, "slot_count": 1,
+                   "content_locale": "en", "do_not_record": false, "image": null,
+                   "resources": [review.body["submission"]["resources"][0].clone()],
+                   "answers": []},
+               "text": null, "score": "1.00", "scores": [], "answers": [],
+               "user": {"code": "REV", "name": "Rita Reviewer", "email": "rev@mini.example"}}),
+        "{}",
+        review.text
+    );
+    let scored = orga("/api/events/mini/reviews/7/?expand=scores.category").await;
+    assert_eq!(
+        scored.body["scores"],
+        json!([{"id": 9, "category": {"id": 1, "name": {"en": "Content"}, "weight": "1.0",
+                                      "required": false, "active": true, "limit_tracks": [],
+                                      "is_independent": false},
+                "value": "2.00", "label": "good"}])
+    );
+    // pretalx rounds the mean to a tenth (0.675 -> 0.7), not the median.
+    let pub1 = orga("/api/events/mini/submissions/PUB1/").await;
+    assert_eq!(
+        (
+            &pub1.body["mean_score"],
+            &pub1.body["median_score"],
+            &pub1.body["notes"],
+            &pub1.body["internal_notes"]
+        ),
+        (
+            &json!(0.7),
+            &json!(0.675),
+            &json!("Please a lapel microphone"),
+            &json!(null)
+        )
+    );
+    // A track filter is a ModelChoiceFilter: django's message names no value.
+    let bad = get(
+        &server,
+        None,
+        "/api/events/mini/submissions/?track=999",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (bad.status, &bad.body),
+        (
+            400,
+            &json!({"track": ["Select a valid choice. That choice is not one of the available choices."]})
+        )
+    );
+    // In the speakers view, nested submissions have no slots (that view
+    // has no schedule) and the public resources only, for organisers too.
+    let speaker = orga("/api/events/mini/speakers/SPK1/?expand=submissions").await;
+    let nested = &speaker.body["submissions"];
+    assert_eq!(nested[0]["code"], "PUB1", "{}", speaker.text);
+    assert_eq!(
+        (
+            &nested[0]["slots"],
+            nested[0]["resources"].as_array().unwrap().len()
+        ),
+        (&json!([]), 1)
+    );
+    assert!(nested[0].get("notes").is_none());
+
+    // Reviewers: the anonymised submission stays anonymised through
+    // `expand`, and no e-mail, secret or note shows anywhere.
+    let reviews = get(
+        &server,
+        Some("rev-token"),
+        "/api/events/mini/reviews/?expand=user,submission.speakers,submission.tags,scores.category",
+        &[V1],
+    )
+    .await;
+    assert_eq!(reviews.body["count"], 3, "{}", reviews.text);
+    let sub2 = &reviews.body["results"][0]["submission"];
+    assert_eq!(
+        (&sub2["code"], &sub2["title"], &sub2["speakers"]),
+        (&json!("SUB2"), &json!("Anonymous Proposal"), &json!([]))
+    );
+    assert_eq!(
+        reviews.body["results"][0]["user"],
+        json!({"code": "REV", "name": "Rita Reviewer"})
+    );
+    let mut keys = Vec::new();
+    all_keys(&reviews.body, &mut keys);
+    for secret in [
+        "email",
+        "invitation_token",
+        "review_code",
+        "access_code",
+        "anonymised_data",
+        "notes",
+        "internal_notes",
+        "availabilities",
+    ] {
+        assert!(
+            !keys.iter().any(|k| k == secret),
+            "{secret}: {}",
+            reviews.text
+        );
+    }
+    assert!(
+        !reviews.text.contains("Secret Proposal"),
+        "{}",
+        reviews.text
+    );
+    assert!(!reviews.text.contains("Bob Talker"), "{}", reviews.text);
+
+    // Details the public may not read are 404 (pretalx), others 403.
+    for path in ["/api/events/mini/reviews/7/", "/api/events/mini/answers/5/"] {
+        let public = get(&server, None, path, &[V1]).await;
+        assert_eq!(
+            (public.status, &public.body),
+            (404, &json!({"detail": "Not found."})),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/answers/5/",
+            &[V1]
+        )
+        .await
+        .status,
+        403
+    );
 }

@@ -4,11 +4,22 @@
 use super::{matches_q, one, page, pagination, refused, Key};
 use crate::domain::access::Role;
 use crate::domain::catalog::ReviewIx;
-use crate::domain::views_v1::V1Renderer;
+use crate::domain::views_v1::{Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
 use crate::http::ApiResult;
+
+/// A detail the caller may not read: 404 for the public (pretalx finds
+/// no object in their empty set before it asks for credentials), else
+/// what the list answers.
+fn refused_detail(caller: &crate::http::context::Caller) -> ApiError {
+    if caller.user_code.is_none() {
+        ApiError::NotFound
+    } else {
+        refused(caller)
+    }
+}
 
 pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
@@ -74,7 +85,7 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
 pub fn answer(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
     if access.role != Role::Organiser {
-        return Err(refused(&ctx.caller));
+        return Err(refused_detail(&ctx.caller));
     }
     let id = digits_id(id).ok_or(ApiError::NotFound)?;
     let position = ctx
@@ -166,7 +177,8 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
     });
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
+        .expanding(&expansion)
+        .serving(Serving::Reviews);
     page(&ctx.caller, &params, pagination, &items, |&r| {
         renderer.review(r)
     })
@@ -175,7 +187,7 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
 pub fn review(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
     if !access.may_list_reviews() {
-        return Err(refused(&ctx.caller));
+        return Err(refused_detail(&ctx.caller));
     }
     let id = digits_id(id).ok_or(ApiError::NotFound)?;
     let position = ctx
@@ -187,6 +199,7 @@ pub fn review(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
         &params,
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
             .expanding(&super::expansion(&params))
+            .serving(Serving::Reviews)
             .review(position),
     )
 }

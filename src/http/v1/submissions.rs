@@ -2,7 +2,7 @@
 //! sets as the legacy lists (`domain::access`), in v1's shapes.
 
 use super::{matches_q, one, page, pagination, search, Key};
-use crate::domain::views_v1::V1Renderer;
+use crate::domain::views_v1::{upstream_order, Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
@@ -28,19 +28,17 @@ fn states(params: &mut Params, name: &str) -> Vec<SubmissionState> {
     states
 }
 
-/// An id filter among `known` ids (django-filter's ModelChoiceFilter).
+/// An id filter among `known` ids (django-filter's ModelChoiceFilter,
+/// whose error names no value, unlike a ChoiceFilter's).
 fn known_id(params: &mut Params, name: &str, known: impl Fn(i64) -> bool) -> Option<i64> {
-    let raw = params.get(name)?.to_string();
-    match digits_id(&raw).filter(|&id| known(id)) {
-        Some(id) => Some(id),
-        None => {
-            params.error(
-                name,
-                format!("Select a valid choice. {raw} is not one of the available choices."),
-            );
-            None
-        }
+    let id = digits_id(params.get(name)?).filter(|&id| known(id));
+    if id.is_none() {
+        params.error(
+            name,
+            "Select a valid choice. That choice is not one of the available choices.".to_string(),
+        );
     }
+    id
 }
 
 #[derive(Debug)]
@@ -148,6 +146,8 @@ fn sort<'s, I: Copy>(
     ) {
         return;
     }
+    // Ties keep pretalx's database order (by primary key).
+    items.sort_by(|&a, &b| upstream_order(sub(a)).cmp(&upstream_order(sub(b))));
     super::sort_by(items, descending, |&x| key(x));
 }
 
@@ -192,7 +192,8 @@ pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
     });
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
+        .expanding(&expansion)
+        .serving(Serving::Speakers);
     page(&ctx.caller, &params, pagination, &items, |&p| {
         renderer.speaker(p, users)
     })
@@ -207,7 +208,8 @@ pub fn speaker(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
         .ok_or(ApiError::NotFound)?;
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
+        .expanding(&expansion)
+        .serving(Serving::Speakers);
     let view = renderer
         .speaker(profile, &ctx.caller.catalog.users)
         .ok_or(ApiError::NotFound)?;
