@@ -615,10 +615,8 @@ pub struct SubmissionView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_featured: Option<bool>,
     /// null when empty, as pretalx's nullable field.
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<Option<&'a str>>,
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_notes: Option<Option<&'a str>>,
     /// Organisers only (pretalx shows reviewers these too: section 13).
@@ -678,7 +676,6 @@ pub struct SpeakerView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub availabilities: Option<Vec<AvailabilityView>>,
     /// null when empty, as pretalx's nullable field.
-    #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_notes: Option<Option<&'a str>>,
 }
@@ -1273,7 +1270,7 @@ pub struct ReviewView<'a> {
     /// The answers the caller may see, always nested.
     pub answers: Vec<AnswerView<'a>>,
     /// The reviewer's code, where the caller may know it.
-    #[schema(schema_with = one_ref)]
+    #[schema(schema_with = nullable_ref)]
     pub user: Option<Ref<&'a str, ReviewerView<'a>>>,
 }
 

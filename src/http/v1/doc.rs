@@ -45,7 +45,7 @@ const ANSWER_EXPAND: Param = expand(
     "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): question, options",
 );
 const REVIEW_EXPAND: Param = expand(
-    "Relations of the nested answers to show as objects (comma-separated, repeatable): question, options",
+    "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): user, submission, submission.speakers, submission.track, submission.submission_type, submission.tags, scores.category",
 );
 
 pub const EVENTS: Doc = Doc {
