@@ -91,7 +91,10 @@ impl I18n {
 
     /// For the dataset's nullable texts: `null` when never set, else the
     /// object.
-    pub fn serialize_nullable<S: Serializer>(value: &I18n, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize_nullable<S: Serializer>(
+        value: &I18n,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         if value.is_null() {
             serializer.serialize_none()
         } else {

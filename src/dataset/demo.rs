@@ -1119,8 +1119,8 @@ impl EventPlan {
             slug,
             name: I18n(
                 vec![
-                ("en".into(), format!("{en} {year}")),
-                ("de".into(), format!("{de} {year}")),
+                    ("en".into(), format!("{en} {year}")),
+                    ("de".into(), format!("{de} {year}")),
                 ],
                 false,
             ),

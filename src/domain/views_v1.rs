@@ -357,6 +357,41 @@ pub struct V1Renderer<'a> {
     nested: bool,
     /// The list or detail being served, which decides what nested objects list.
     serving: Serving,
+    /// Per submission, its speakers' users as the catalog found them once
+    /// (else each code is looked up in `users`).
+    speaker_users: Option<&'a super::catalog::SpeakerUsers>,
+    /// Objects a page repeats, serialised once per request.
+    memo: Option<&'a Memo>,
+}
+
+/// The JSON of objects one page repeats, serialised once per request:
+/// expanded questions (pytanis expands every answer's question, the same
+/// few questions a hundred times a page). Keyed by what decides their
+/// JSON besides the request's caller and `lang`: the question and the
+/// expansion below it.
+#[derive(Default)]
+pub struct Memo {
+    questions: std::cell::RefCell<std::collections::HashMap<(i64, usize), std::rc::Rc<str>>>,
+}
+
+/// JSON text written as it is (sonic's raw value), for memoised objects.
+pub struct RawJson(std::rc::Rc<str>);
+
+impl Serialize for RawJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        sonic_rs::get_from_str(&self.0, std::iter::empty::<&str>())
+            .map_err(S::Error::custom)?
+            .serialize(serializer)
+    }
+}
+
+/// An expanded object: rendered here, or its memoised JSON.
+#[derive(DeriveSerialize)]
+#[serde(untagged)]
+pub enum Expanded<T> {
+    View(Box<T>),
+    Json(RawJson),
 }
 
 /// The endpoint a renderer serves. pretalx's views put different things
@@ -409,7 +444,46 @@ impl<'a> V1Renderer<'a> {
             expand: &NOTHING,
             nested: false,
             serving: Serving::default(),
+            speaker_users: None,
+            memo: None,
         }
+    }
+
+    /// The same renderer, reading speakers' users from the catalog's
+    /// per-submission table (`Catalog::speaker_users`).
+    pub fn with_speaker_users(self, table: Option<&'a super::catalog::SpeakerUsers>) -> Self {
+        V1Renderer {
+            speaker_users: table,
+            ..self
+        }
+    }
+
+    /// The same renderer, keeping repeated objects' JSON in `memo`.
+    pub fn memoizing(self, memo: &'a Memo) -> Self {
+        V1Renderer {
+            memo: Some(memo),
+            ..self
+        }
+    }
+
+    /// The expanded question, from the memo where there is one.
+    fn expanded_question(&self, question: &'a Question) -> Expanded<QuestionView<'a>> {
+        let Some(memo) = self.memo else {
+            return Expanded::View(Box::new(self.question(question)));
+        };
+        let key = (question.id, std::ptr::from_ref(self.expand) as usize);
+        let json = memo
+            .questions
+            .borrow_mut()
+            .entry(key)
+            // A view always serialises; "null" would only hide a bug.
+            .or_insert_with(|| {
+                sonic_rs::to_string(&self.question(question))
+                    .unwrap_or_else(|_| "null".into())
+                    .into()
+            })
+            .clone();
+        Expanded::Json(RawJson(json))
     }
 
     /// The same renderer, for the objects of `serving`.
@@ -748,26 +822,31 @@ impl<'a> V1Renderer<'a> {
         let reviewer = access.role == Role::Reviewer && !self.nested;
         let anonymised = access.anonymised_at(position, false);
         let texts = super::views::shown_texts(sub, anonymised);
-        let speaker_codes: Vec<&'a str> = if anonymised {
-            Vec::new()
-        } else {
-            sub.speakers
-                .iter()
-                .filter(|code| users.contains_key(code.as_str()))
-                .map(|code| code.as_str())
-                .collect()
-        };
+        // The speakers with a user, and their profiles as the catalog
+        // found them once (a lookup by code per speaker and page was a
+        // seventh of an expanded page: perf, BENCHMARKS.md).
+        let known = self.speaker_users.map(|table| table.of(position));
+        let shown_speakers = sub
+            .speakers
+            .iter()
+            .zip(data.speaker_profiles.of(position))
+            .enumerate()
+            .filter(|_| !anonymised)
+            .filter(move |(i, (code, _))| match known {
+                Some(users) => users.get(*i).is_some_and(Option::is_some),
+                None => users.contains_key(code.as_str()),
+            })
+            .map(|(_, pair)| pair);
         let speakers = match self.child("speakers") {
-            None => Refs::Ids(speaker_codes),
+            None => Refs::Ids(shown_speakers.map(|(code, _)| code.as_str()).collect()),
             Some(mut child) => {
                 // Organisers' expanded speakers keep the organiser fields,
                 // unless the submission is itself nested (pretalx's public
                 // submission serializer nests public speakers).
                 child.nested = !sees_all || self.nested;
                 Refs::Objects(
-                    speaker_codes
-                        .iter()
-                        .filter_map(|code| data.profile_lookup(code))
+                    shown_speakers
+                        .filter_map(|(_, profile)| *profile)
                         .filter_map(|p| child.speaker_nested(p, users))
                         .collect(),
                 )
@@ -1207,7 +1286,7 @@ impl<'a> V1Renderer<'a> {
 pub struct AnswerView<'a> {
     pub id: i64,
     #[schema(schema_with = one_ref)]
-    pub question: Ref<i64, Box<QuestionView<'a>>>,
+    pub question: Ref<i64, Expanded<QuestionView<'a>>>,
     pub answer: &'a str,
     pub answer_file: Option<&'a str>,
     pub submission: Option<&'a str>,
@@ -1282,7 +1361,7 @@ impl<'a> V1Renderer<'a> {
         AnswerView {
             id: answer.id,
             question: match (self.child("question"), question) {
-                (Some(child), Some(q)) => Ref::Object(Box::new(child.question(q))),
+                (Some(child), Some(q)) => Ref::Object(child.expanded_question(q)),
                 _ => Ref::Id(answer.question),
             },
             answer: &answer.answer,

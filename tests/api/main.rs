@@ -26,4 +26,5 @@ mod submissions;
 mod sync_https;
 mod texts;
 mod transport;
+mod v1_lists;
 mod versions;

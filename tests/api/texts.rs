@@ -31,14 +31,22 @@ async fn texts_never_set_are_null_in_v1_and_empty_objects_in_the_legacy_api() {
             .await;
         assert_eq!(room.status, 200);
         assert_eq!(room.body["description"], Value::Null, "{lang}");
-        let expected_info = if lang.is_empty() { json!({"en": ""}) } else { json!("") };
+        let expected_info = if lang.is_empty() {
+            json!({"en": ""})
+        } else {
+            json!("")
+        };
         assert_eq!(room.body["speaker_info"], expected_info, "{lang}");
         let track = orga
             .request("GET", &format!("/api/events/mini/tracks/1/{lang}"), &[V1])
             .await;
         assert_eq!(track.body["description"], Value::Null, "{lang}");
         let question = orga
-            .request("GET", &format!("/api/events/mini/questions/1/{lang}"), &[V1])
+            .request(
+                "GET",
+                &format!("/api/events/mini/questions/1/{lang}"),
+                &[V1],
+            )
             .await;
         assert_eq!(question.body["help_text"], Value::Null, "{lang}");
     }
@@ -46,8 +54,13 @@ async fn texts_never_set_are_null_in_v1_and_empty_objects_in_the_legacy_api() {
     assert_eq!(tag.body["description"], json!({"en": ""}));
     // The public sees the same texts (rooms, questions) as the organiser.
     let anon = server.anon();
-    let question = anon.request("GET", "/api/events/mini/questions/1/", &[V1]).await;
-    assert_eq!((question.status, &question.body["help_text"]), (200, &Value::Null));
+    let question = anon
+        .request("GET", "/api/events/mini/questions/1/", &[V1])
+        .await;
+    assert_eq!(
+        (question.status, &question.body["help_text"]),
+        (200, &Value::Null)
+    );
 
     // The legacy API: {} for a text never set, as for any empty one.
     let question = orga.get("/api/events/mini/questions/1/").await;

@@ -4,7 +4,7 @@
 use super::{matches_q, one, page, pagination, refused, Key};
 use crate::domain::access::Role;
 use crate::domain::catalog::ReviewIx;
-use crate::domain::views_v1::{Serving, V1Renderer};
+use crate::domain::views_v1::{Memo, Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
@@ -75,8 +75,10 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
         }
     }
     let expansion = super::expansion(&params);
+    let memo = Memo::default();
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
+        .expanding(&expansion)
+        .memoizing(&memo);
     page(&ctx.caller, &params, pagination, &items, |&a| {
         renderer.answer(a)
     })

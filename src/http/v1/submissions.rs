@@ -2,7 +2,7 @@
 //! sets as the legacy lists (`domain::access`), in v1's shapes.
 
 use super::{matches_q, one, page, pagination, search, Key};
-use crate::domain::views_v1::{upstream_order, Serving, V1Renderer};
+use crate::domain::views_v1::{upstream_order, Memo, Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
@@ -114,8 +114,11 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         items
     });
     let expansion = super::expansion(&params);
+    let memo = Memo::default();
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
+        .expanding(&expansion)
+        .with_speaker_users(ctx.caller.catalog.speaker_users(&ctx.event))
+        .memoizing(&memo);
     page(&ctx.caller, &params, pagination, &items, |&i| {
         renderer.submission(i, users)
     })
@@ -191,9 +194,12 @@ pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
             .collect()
     });
     let expansion = super::expansion(&params);
+    let memo = Memo::default();
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion)
-        .serving(Serving::Speakers);
+        .serving(Serving::Speakers)
+        .with_speaker_users(ctx.caller.catalog.speaker_users(&ctx.event))
+        .memoizing(&memo);
     page(&ctx.caller, &params, pagination, &items, |&p| {
         renderer.speaker(p, users)
     })
