@@ -374,6 +374,15 @@ pub struct Event {
 }
 
 impl Event {
+    /// The event's schedules: the current release, the older ones (oldest
+    /// first), the work-in-progress one; each only where the data has it.
+    pub fn releases(&self) -> impl Iterator<Item = Release> + '_ {
+        let current = self.schedule.as_ref().map(|_| Release::Current);
+        let older = (0..self.older_schedules.len()).map(Release::Older);
+        let wip = self.wip_schedule.as_ref().map(|_| Release::Wip);
+        current.into_iter().chain(older).chain(wip)
+    }
+
     /// The languages the event is shown in (`locales`, else `[locale]`).
     pub fn locales(&self) -> &[String] {
         if self.locales.is_empty() {
@@ -463,6 +472,15 @@ pub struct Schedule {
     pub comment: I18n,
     /// Its visible breaks (slots without a submission).
     pub breaks: Vec<Break>,
+}
+
+/// One of an event's schedules: the current release, an older release (its
+/// place in `older_schedules`), or the work-in-progress schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Release {
+    Current,
+    Older(usize),
+    Wip,
 }
 
 /// An earlier release of the schedule, with every slot it had.

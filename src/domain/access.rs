@@ -147,6 +147,19 @@ impl<'a> Access<'a> {
         self.data.schedule_public
     }
 
+    /// A schedule of the v1 API (`schedules/`, `slots/`): organisers see
+    /// every release and the work-in-progress schedule; everyone else only
+    /// the current release, while the schedule is public (pretalx shows
+    /// reviewers every release and the WIP schedule, and the public older
+    /// releases' slots when it filters slots: docs/api.md, "Where confapi
+    /// differs").
+    pub fn sees_release(&self, release: Release) -> bool {
+        match release {
+            Release::Current => self.role == Role::Organiser || self.schedule_visible(),
+            Release::Older(_) | Release::Wip => self.role == Role::Organiser,
+        }
+    }
+
     /// The whole-event schedule exports: organisers always (an empty
     /// schedule without a release), everyone else while the schedule is
     /// visible.

@@ -485,7 +485,9 @@ pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
             }),
         ],
     );
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
+    let expansion = expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &questions, |q| {
         renderer.question(q)
     })
@@ -498,9 +500,12 @@ pub fn question(ctx: EventContext, params: Params, id: &str) -> ApiResult {
         .into_iter()
         .find(|q| q.id == id)
         .ok_or(ApiError::NotFound)?;
+    let expansion = expansion(&params);
     one(
         &params,
-        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).question(question),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .expanding(&expansion)
+            .question(question),
     )
 }
 
@@ -562,7 +567,9 @@ pub fn question_options(ctx: EventContext, mut params: Params) -> ApiResult {
             ("answer", |(q, i)| first_text(&q.options[*i].answer)),
         ],
     );
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
+    let expansion = expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &options, |(q, i)| {
         renderer.option(q, *i, true)
     })
@@ -575,9 +582,11 @@ pub fn question_option(ctx: EventContext, params: Params, id: &str) -> ApiResult
         .into_iter()
         .find(|(q, i)| q.options[*i].id == id)
         .ok_or(ApiError::NotFound)?;
+    let expansion = expansion(&params);
     one(
         &params,
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .expanding(&expansion)
             .option(question, index, true),
     )
 }
