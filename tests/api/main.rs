@@ -25,4 +25,5 @@ mod storage;
 mod submissions;
 mod sync_https;
 mod transport;
+mod v1_schedules;
 mod versions;
