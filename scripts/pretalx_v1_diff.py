@@ -112,9 +112,9 @@ from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG  # noqa: E402
 # fixed or normalised. "paths" is the routing itself (unknown paths and
 # events).
 SERVED = {"events", "rooms", "tracks", "submission-types", "tags", "questions",
-          "question-options", "slots", "schedules", "paths"}
+          "question-options", "slots", "schedules", "teams", "paths"}
 # Of those, the endpoints whose `expand` is served (and checked) too.
-EXPAND_SERVED = {"questions", "question-options", "slots", "schedules"}
+EXPAND_SERVED = {"questions", "question-options", "slots", "schedules", "teams"}
 # Served in v1 on main since this suite was written (docs/api.md, "The
 # versioned API"), with `expand` on the first three: in --all only, until
 # their differences (see the docstring) are fixed or normalised.
@@ -411,6 +411,19 @@ schedules         O      /api/events/{event}/schedules/latest/  expand=slots.sub
 schedule-actions  AO     /api/events/{event}/schedules/by-version/  latest=1
 schedule-actions  O      /api/events/{event}/schedules/{schedule}/exporters/schedule.json/
 
+# --- teams: the organiser's, for members of a team that may change teams
+teams             AORTB  /api/organisers/{organiser}/teams/
+teams             O      /api/organisers/{organiser}/teams/  expand=members,invites,limit_tracks
+teams             O      /api/organisers/{organiser}/teams/  expand=limit_tracks
+teams             O      /api/organisers/{organiser}/teams/  q=review
+teams             O      /api/organisers/{organiser}/teams/  o=name
+teams             O      /api/organisers/{organiser}/teams/  o=-id
+teams             O      /api/organisers/{organiser}/teams/  page_size=1&page=2
+teams             AORT   /api/organisers/{organiser}/teams/{team}/
+teams             O      /api/organisers/{organiser}/teams/{team}/  expand=members
+teams             O      /api/organisers/{organiser}/teams/999999/
+teams             O      /api/organisers/{organiser}/teams/abc/
+
 # --- unknown paths and events
 paths             AO     /api/events/nosuchcon/
 paths             AO     /api/events/nosuchcon/rooms/
@@ -521,9 +534,6 @@ reviews           O      /api/events/{event}/reviews/       expand=submission.su
 reviews           O      /api/events/{event}/reviews/       submission__code={talk}
 reviews           AO     /api/events/{event}/reviews/{review}/
 # organiser-level and organiser-only resources
-teams             AO     /api/organisers/{organiser}/teams/
-teams             O      /api/organisers/{organiser}/teams/  expand=members,invites,limit_tracks
-teams             O      /api/organisers/{organiser}/teams/  q=review
 mail-templates    AO     /api/events/{event}/mail-templates/
 access-codes      AO     /api/events/{event}/access-codes/
 access-codes      O      /api/events/{event}/access-codes/  expand=track,submission_type
@@ -691,6 +701,9 @@ class Facts:
             return self.public("schedules/")[0]["id"]
         if name == "wip_schedule":
             return next(s["id"] for s in self.list("schedules/") if s["published"] is None)
+        if name == "team":
+            teams = every(self.origin, f"/api/organisers/{ORGANISER}/teams/", self.token)
+            return sorted(t["id"] for t in teams)[0]
         if name == "answer":
             return sorted(a["id"] for a in self.list("answers/"))[0]
         if name == "review":

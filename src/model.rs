@@ -371,6 +371,10 @@ pub struct Event {
     /// The event's own domain (an absolute URL), if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_domain: Option<String>,
+    /// The slug of the organiser the event belongs to (pretalx's
+    /// `/api/organisers/{organiser}/`), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organiser: Option<String>,
 }
 
 impl Event {
@@ -587,7 +591,7 @@ pub struct ScoreCategory {
     pub is_independent: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Team {
     pub name: String,
@@ -598,6 +602,25 @@ pub struct Team {
     pub force_hide_speaker_names: bool,
     /// Track ids; empty means every track.
     pub limit_tracks: Vec<i64>,
+    /// The team's upstream id (pretalx's teams are the organiser's): the
+    /// same team listed in several events has the same id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// The organiser-level rights and reach pretalx's v1 `teams/` shows.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_events: bool,
+    /// Slugs of the organiser's events the team covers; empty: the events
+    /// it is listed in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limit_events: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_create_events: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_change_teams: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_change_organiser_settings: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_change_event_settings: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

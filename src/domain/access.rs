@@ -41,6 +41,18 @@ pub fn resource_visible_to(role: Role, resource: &Resource) -> bool {
     resource.is_public || role == Role::Organiser
 }
 
+/// An organiser's teams (v1 `/api/organisers/{organiser}/teams/`, all of
+/// them): administrators, and members of one of its teams that may change
+/// teams (pretalx's `can_change_teams`).
+pub fn sees_organiser_teams(user: Option<&User>, teams: &[&Team]) -> bool {
+    user.is_some_and(|u| {
+        u.is_administrator
+            || teams
+                .iter()
+                .any(|t| t.can_change_teams && t.members.iter().any(|m| *m == *u.code))
+    })
+}
+
 /// One caller's rights in one event, computed once per request.
 pub struct Access<'a> {
     pub data: &'a EventData,

@@ -305,14 +305,29 @@ fn map_teams(
             .into_iter()
             .filter(|id| tracks.contains(id))
             .collect();
-        out.push(json!({
+        let mut mapped = json!({
             "name": team.str("name")?,
             "members": members,
             "can_change_submissions": team.raw("can_change_submissions")?,
             "is_reviewer": team.raw("is_reviewer")?,
             "force_hide_speaker_names": team.raw("force_hide_speaker_names")?,
             "limit_tracks": limit_tracks,
-        }));
+            "id": team.i64("id")?,
+            "all_events": all_events,
+            "limit_events": team.ids_or_codes("limit_events")?,
+        });
+        // The organiser-level rights, where this pretalx shows them.
+        for right in [
+            "can_create_events",
+            "can_change_teams",
+            "can_change_organiser_settings",
+            "can_change_event_settings",
+        ] {
+            if let Some(value) = team.value.get(right) {
+                mapped[right] = value.clone();
+            }
+        }
+        out.push(mapped);
     }
     Ok(out)
 }

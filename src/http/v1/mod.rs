@@ -24,6 +24,7 @@ use crate::model::{I18n, Question, QuestionTarget, QuestionVariant};
 pub mod reviews;
 pub mod schedule;
 pub mod submissions;
+pub mod teams;
 
 /// Rooms page by `limit` and `offset` only, 100 at a time.
 const ROOM_PAGE_SIZE: usize = 100;
@@ -680,6 +681,26 @@ pub fn endpoints() -> Vec<Endpoint> {
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 schedule::schedule(&ctx, params, &id)
+            }
+        ),
+        v1_only!(
+            "/api/organisers/{organiser}/teams",
+            "v1 only: an organiser's teams (administrators and members of a team that may change teams)",
+            true,
+            views::TeamView<'static>,
+            |caller: Caller, Path(organiser): Path<String>, params: Params| async move {
+                only_in_v1(&caller)?;
+                teams::teams(caller, params, &organiser)
+            }
+        ),
+        v1_only!(
+            "/api/organisers/{organiser}/teams/{id}",
+            "v1 only: one of an organiser's teams",
+            false,
+            views::TeamView<'static>,
+            |caller: Caller, Path((organiser, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&caller)?;
+                teams::team(caller, params, &organiser, &id)
             }
         ),
         v1_only!(
