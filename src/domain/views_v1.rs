@@ -1470,11 +1470,13 @@ pub struct TeamView<'a> {
 }
 
 /// One of an organiser's teams: the team as one of its events lists it,
-/// and the slugs of every event that lists it.
+/// the slugs of every event that lists it, and the track limits of all of
+/// them (each event lists only its own tracks).
 pub struct OrganiserTeam<'a> {
     pub id: i64,
     pub team: &'a Team,
     pub events: Vec<&'a str>,
+    pub limit_tracks: Vec<i64>,
 }
 
 /// A team's id: pretalx's where the dataset has it, else one derived from
@@ -1507,8 +1509,9 @@ pub fn team<'a>(
                 .collect(),
         ),
     };
-    let mut track_ids = team.limit_tracks.clone();
+    let mut track_ids = item.limit_tracks.clone();
     track_ids.sort_unstable();
+    track_ids.dedup();
     let limit_tracks = match expand.get("limit_tracks") {
         None => Refs::Ids(track_ids),
         Some(_) => Refs::Objects(

@@ -2,7 +2,8 @@
 //! §6, §7 with §13): older releases and the work-in-progress schedule are
 //! for organisers only, through every path (lists, details, filters,
 //! `expand`); everyone else sees the current release. Also `expand` on
-//! slots, schedules, questions and question options.
+//! slots, schedules, questions and question options, and the organiser's
+//! teams.
 
 use crate::helpers::{assert_bad_parameters, mini, Reply, TestServer};
 
@@ -329,4 +330,113 @@ async fn expand_on_questions_and_options() {
     )
     .await;
     assert!(orga.body["question"].get("is_public").is_none());
+}
+
+/// mini() with an organiser: its organisers' team may change teams, and a
+/// second event of the same organiser lists the reviewers' team again
+/// (same id) and a team of its own.
+fn teams_dataset() -> Value {
+    let mut dataset = dataset();
+    let event = &mut dataset["events"][0];
+    event["organiser"] = json!("mini-org");
+    event["teams"] = json!([
+        {"id": 7, "name": "Organisers", "members": ["ORGA"], "can_change_submissions": true,
+         "can_change_teams": true, "can_change_event_settings": true},
+        {"id": 8, "name": "Reviewers", "members": ["REV"], "is_reviewer": true,
+         "limit_tracks": [1], "limit_events": ["mini", "other"]},
+    ]);
+    dataset["events"].as_array_mut().unwrap().push(json!({
+        "slug": "other", "name": {"en": "Other"}, "date_from": "2026-07-01", "organiser": "mini-org",
+        "teams": [
+            {"id": 8, "name": "Reviewers", "members": ["REV"], "is_reviewer": true,
+             "limit_events": ["mini", "other"]},
+            {"id": 9, "name": "Helpers", "members": ["NOBODY"], "all_events": true},
+        ],
+    }));
+    dataset
+}
+
+#[tokio::test]
+async fn teams_are_for_members_of_a_team_that_may_change_teams() {
+    let server = TestServer::start(&[teams_dataset()]).await;
+    let list = get(
+        &server,
+        Some("orga-token"),
+        "/api/organisers/mini-org/teams/",
+    )
+    .await;
+    assert_eq!(
+        list.body,
+        json!({"count": 3, "next": null, "previous": null, "results": [
+            {"id": 7, "name": "Organisers", "members": ["ORGA"], "invites": [], "all_events": false,
+             "limit_events": ["mini"], "limit_tracks": [], "can_create_events": false,
+             "can_change_teams": true, "can_change_organiser_settings": false,
+             "can_change_event_settings": true, "can_change_submissions": true, "is_reviewer": false,
+             "force_hide_speaker_names": false},
+            {"id": 8, "name": "Reviewers", "members": ["REV"], "invites": [], "all_events": false,
+             "limit_events": ["mini", "other"], "limit_tracks": [1], "can_create_events": false,
+             "can_change_teams": false, "can_change_organiser_settings": false,
+             "can_change_event_settings": false, "can_change_submissions": false, "is_reviewer": true,
+             "force_hide_speaker_names": false},
+            {"id": 9, "name": "Helpers", "members": ["NOBODY"], "invites": [], "all_events": true,
+             "limit_events": [], "limit_tracks": [], "can_create_events": false,
+             "can_change_teams": false, "can_change_organiser_settings": false,
+             "can_change_event_settings": false, "can_change_submissions": false, "is_reviewer": false,
+             "force_hide_speaker_names": false},
+        ]}),
+        "one team per id, in every event that lists it"
+    );
+    let expanded = get(
+        &server,
+        Some("orga-token"),
+        "/api/organisers/MINI-ORG/teams/8/?expand=members,limit_tracks",
+    )
+    .await;
+    assert_eq!(
+        expanded.body["members"],
+        json!([{"code": "REV", "name": "Rita Reviewer", "email": "rev@mini.example"}])
+    );
+    assert_eq!(expanded.body["limit_tracks"][0]["id"], 1);
+    let searched = get(
+        &server,
+        Some("orga-token"),
+        "/api/organisers/mini-org/teams/?q=HELP&o=-id",
+    )
+    .await;
+    assert_eq!(ids(&searched), vec![9]);
+    assert_eq!(
+        get(&server, None, "/api/organisers/mini-org/teams/")
+            .await
+            .status,
+        401
+    );
+    // Reviewers, other team members and users without a team: 403, through
+    // the list and the detail.
+    for token in ["rev-token", "nobody-token"] {
+        for path in [
+            "/api/organisers/mini-org/teams/",
+            "/api/organisers/mini-org/teams/7/",
+        ] {
+            let reply = get(&server, Some(token), path).await;
+            assert_eq!(reply.status, 403, "{token} {path}: {}", reply.text);
+        }
+    }
+    for path in [
+        "/api/organisers/nobody-org/teams/",
+        "/api/organisers/mini-org/teams/999/",
+        "/api/organisers/mini-org/teams/abc/",
+    ] {
+        let reply = get(&server, Some("orga-token"), path).await;
+        assert_eq!(reply.status, 404, "{path}: {}", reply.text);
+    }
+    // Only v1 has the path.
+    let legacy = server
+        .token("orga-token")
+        .request(
+            "GET",
+            "/api/organisers/mini-org/teams/",
+            &[("Pretalx-Version", "LEGACY")],
+        )
+        .await;
+    assert_eq!(legacy.status, 404);
 }

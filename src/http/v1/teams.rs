@@ -21,7 +21,7 @@ fn organiser_teams<'a>(
     caller: &'a Caller,
     organiser: &str,
 ) -> Result<(Vec<OrganiserTeam<'a>>, Vec<&'a Track>), ApiError> {
-    let events: Vec<_> = caller
+    let mut events: Vec<_> = caller
         .catalog
         .events
         .iter()
@@ -32,6 +32,7 @@ fn organiser_teams<'a>(
                 .is_some_and(|o| o.eq_ignore_ascii_case(organiser))
         })
         .collect();
+    events.sort_by(|a, b| a.slug.cmp(&b.slug));
     if events.is_empty() {
         return Err(ApiError::NotFound);
     }
@@ -40,11 +41,15 @@ fn organiser_teams<'a>(
         for team in &event.teams {
             let id = views::team_id(organiser, team);
             match teams.iter_mut().find(|t| t.id == id) {
-                Some(known) => known.events.push(&event.slug),
+                Some(known) => {
+                    known.events.push(&event.slug);
+                    known.limit_tracks.extend(&team.limit_tracks);
+                }
                 None => teams.push(OrganiserTeam {
                     id,
                     team,
                     events: vec![&event.slug],
+                    limit_tracks: team.limit_tracks.clone(),
                 }),
             }
         }
