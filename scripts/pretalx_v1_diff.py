@@ -36,11 +36,12 @@ By default only the requests of the endpoints confapi serves in v1 and
 whose differences are fixed or normalised are sent: events, rooms, tracks,
 submission-types, tags, questions and question-options (with `expand`),
 slots and schedules (with `expand`; older releases and the WIP schedule),
-and unknown paths and events; that run must pass. --all sends every
+the organiser's teams (with `expand`), and unknown paths and events; that
+run must pass. --all sends every
 request of the table, also those of what confapi has served in v1 since
 (SERVED_SINCE: submissions, speakers, answers, reviews, the legacy talks;
 `expand` on submissions, speakers, answers) and of what it does not serve
-in v1 (`expand` on reviews; teams, mail-templates, access-codes,
+in v1 (`expand` on reviews; mail-templates, access-codes,
 speaker-information, question icons, slot iCal, schedules/by-version, the
 schedule exporters, favourites, log/).
 What --all showed on this fixture (branch v1-sched, on main at 496ce89;
@@ -59,8 +60,8 @@ PostgreSQL):
   talks                              3     3     0
   not served
   reviews (expand)                   3     0     3
-  teams, mail-templates, access-codes, speaker-information (+ expand)
-                                    12     0    12  (404)
+  mail-templates, access-codes, speaker-information (+ expand)
+                                     8     0     8  (404)
   slot-ical                          1     0     1  (404)
   schedule-actions                   3     0     3  (404)
   icon, log/                         4     4     0  (log/: not served on purpose)
@@ -82,9 +83,7 @@ id); `answers/{id}/` and `reviews/{id}/` are 401 for the public (pretalx
 404); under `speakers?expand=submissions` the submissions' `slots`
 (pretalx []), under `expand=submissions.speakers` the nested speakers have
 e-mails and empty `submissions` (pretalx: no e-mail, their submissions);
-`slots/{id}/ical/` is 404 (pretalx: the slot's iCalendar file); teams are
-404 (the dataset has no organiser, team ids, invites or organiser-level
-permissions).
+`slots/{id}/ical/` is 404 (pretalx: the slot's iCalendar file).
 
 Prints a line per failure (all with --verbose), a table of requests per
 endpoint and role, and last "pretalx v1 diff (sqlite|postgres): N passed,

@@ -1578,7 +1578,8 @@ mod tests {
             json!([
                 {"id": 1, "name": "Orga", "all_events": false, "limit_events": ["CONF"],
                  "limit_tracks": [2, 99], "can_change_submissions": true, "is_reviewer": false,
-                 "force_hide_speaker_names": false, "invites": [],
+                 "force_hide_speaker_names": false, "invites": [], "can_change_teams": true,
+                 "can_create_events": false,
                  "members": [{"code": "ORG1", "name": "Olga", "email": "olga@example.org"},
                              {"code": "SPK1", "name": "Ada", "email": "ada@example.org"}]},
                 {"id": 2, "name": "Other event", "all_events": false, "limit_events": ["other"],
@@ -1597,9 +1598,12 @@ mod tests {
             json!([
                 // Track 99 belongs to another of the organiser's events.
                 {"name": "Orga", "members": ["ORG1", "SPK1"], "can_change_submissions": true,
-                 "is_reviewer": false, "force_hide_speaker_names": false, "limit_tracks": [2]},
+                 "is_reviewer": false, "force_hide_speaker_names": false, "limit_tracks": [2],
+                 "id": 1, "all_events": false, "limit_events": ["CONF"],
+                 "can_change_teams": true, "can_create_events": false},
                 {"name": "Reviewers", "members": [], "can_change_submissions": false,
-                 "is_reviewer": true, "force_hide_speaker_names": true, "limit_tracks": []},
+                 "is_reviewer": true, "force_hide_speaker_names": true, "limit_tracks": [],
+                 "id": 3, "all_events": true, "limit_events": []},
             ])
         );
         assert_eq!(
