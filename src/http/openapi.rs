@@ -236,6 +236,8 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
         let item = (endpoint.body)(&mut schemas);
         let ok_schema = if endpoint.list { page(item) } else { item };
         let in_event = endpoint.path.starts_with("/api/events/{event}");
+        // An organiser's paths (v1 teams) are scoped by it as events' are.
+        let in_organiser = endpoint.path.starts_with("/api/organisers/{organiser}");
         let mut responses = Map::new();
         responses.insert(
             "200".into(),
@@ -245,7 +247,7 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
         // event that is not valid UTF-8 once percent-decoded is refused by
         // the path extractor with a `detail`.
         let reads_params = endpoint.list || !endpoint.params.is_empty();
-        let nested = path_parameters > usize::from(in_event);
+        let nested = path_parameters > usize::from(in_event || in_organiser);
         let bad_request = match (reads_params, nested) {
             (true, false) => Some(reference("BadParameters")),
             (false, true) => Some(reference("Error")),
@@ -269,6 +271,12 @@ pub fn document(endpoints: &[Endpoint]) -> Value {
             responses.insert(
                 "403".into(),
                 error_response("The event does not exist or the caller may not see it"),
+            );
+        }
+        if in_organiser {
+            responses.insert(
+                "403".into(),
+                error_response("The caller may not see the organiser's teams"),
             );
         }
         if endpoint.list || nested {
