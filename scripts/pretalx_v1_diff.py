@@ -32,47 +32,37 @@ Response headers other than the content type are not compared: confapi adds
 items 1 and 4), its `Allow` names only the read methods (item 5), and
 pretalx's Django middleware adds its own (CSP, `Vary: Cookie`, ...).
 
-By default the requests of the endpoints whose answers match pretalx's
-(after the normalisations) are sent: events, rooms, tracks,
-submission-types, tags, questions, question-options (without `expand`),
-submissions, speakers, answers, reviews (with `expand`), the legacy talks,
-and unknown paths and events; that run must pass (branch v1-subs: 466
-requests, 466 passed on SQLite and on PostgreSQL). --all sends every
-request of the table, also those of what confapi has served in v1 since
-but still differs from pretalx (SERVED_SINCE: slots, schedules; `expand`
-on slots) and of what it does not serve in v1 (`expand` on questions,
-options, schedules; teams, mail-templates, access-codes,
-speaker-information, question icons, slot iCal, schedules/by-version, the
-schedule exporters, log/).
+By default every request of the endpoints confapi serves in v1 is sent,
+each difference fixed or normalised: events, rooms, tracks,
+submission-types, tags, questions and question-options, submissions,
+speakers, answers, reviews, slots and schedules (older releases and the
+WIP schedule), the organiser's teams, each with `expand`, the legacy
+talks, and unknown paths and events; that run must pass. --all sends
+every request of the table, also those of what confapi does not serve in
+v1 (mail-templates, access-codes, speaker-information, slot iCal,
+schedules/by-version, the schedule exporters), which answer 404.
 
-What still differs there (--all, before branch v1-subs): documented in
-docs/api.md ("Where confapi differs"), to become normalisations: reviewers
-get no slots' `is_visible`; no WIP schedule in the schedules list and
-schedules/wip/ (and slots with any filter, where pretalx lists every
-version: 54 against 27); `expand` of schedules, by-version, the exporters.
-Not documented (to fix or to document): ties of `o=room__name`;
-`slots?expand=schedule`; a slot's expanded submission has its `answers`
-(pretalx []) and, for organisers, the private resource too (pretalx: the
-public serializer, public resources only); `slots/{id}/ical/` is 404;
-`slots?speaker=` and `?schedule_version=` work where pretalx answers 400.
-
-What branch v1-subs fixed in confapi for submissions, speakers, answers
-and reviews: empty `notes`, `internal_notes` and review `text` are null;
-`mean_score` rounded to a tenth; reviewers see `pending_state` and
-`assigned_reviewers`; the ModelChoiceFilter text of `track=`; ties of
-`o=state` and a speaker's `submissions` by pretalx's id where the mirror
-has it; answers/{id}/ and reviews/{id}/ 404 for the public; nested
-objects as pretalx's views give them (no slots and public resources under
-speakers?expand=submissions, nested speakers' submissions in speakers/ and
-reviews/, public speakers under a nested submission); `expand` on reviews.
-What remains is normalised, each step numbered below with its reason: the
-reviewers' field set and private resources (11, 16), speakers' time zones
-(11, not mirrored yet), pretalx's primary-key order the mirror cannot know
-(12), the track-limited reviewer's public talks (13, 15), pretalx's nested
-speaker submissions beyond its own public list (14), favourites (9). The
-track-limited reviewer's lists are requested with page_size=250 and
-`o=state` for organisers too, so that a page boundary cuts no run of what
-(12) and (13) compare.
+How the endpoints got there: branch v1-subs fixed in confapi, for
+submissions, speakers, answers and reviews: empty `notes`,
+`internal_notes` and review `text` are null; `mean_score` rounded to a
+tenth; reviewers see `pending_state` and `assigned_reviewers`; the
+ModelChoiceFilter text of `track=`; ties of `o=state` and a speaker's
+`submissions` by pretalx's id where the mirror has it; answers/{id}/ and
+reviews/{id}/ 404 for the public; nested objects as pretalx's views give
+them; `expand` on reviews. Branch v1-sched: older releases and the WIP
+schedule for organisers, `expand` on slots, schedules, questions,
+options and teams, a slot's submission as pretalx's public serializer,
+the teams endpoint. What remains is normalised, each step numbered below
+with its reason: the reviewers' field set and private resources (11, 16),
+speakers' time zones (11, not mirrored yet), pretalx's primary-key order
+the mirror cannot know (12), the track-limited reviewer's public talks
+(13, 15), pretalx's nested speaker submissions beyond its own public list
+(14), favourites (9), releases other than the current one for everyone
+but organisers (17), and slots?speaker= and ?schedule_version=, which
+pretalx answers 400 for and confapi answers (18). The track-limited
+reviewer's lists are requested with page_size=250 and `o=state` for
+organisers too, so that a page boundary cuts no run of what (12) and (13)
+compare. What --all adds fails as 404 (not served; log/ on purpose).
 
 Prints a line per failure (all with --verbose), a table of requests per
 endpoint and role, and last "pretalx v1 diff (sqlite|postgres): N passed,
@@ -94,24 +84,26 @@ from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import every, get_json, mirror, request  # noqa: E402
 from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG  # noqa: E402
 
-# The endpoints confapi serves in v1 so far (src/http/v1.rs); requests
-# with `expand` are not served yet on any of them. "paths" is the routing
-# itself (unknown paths and events).
+# The endpoints of the default run (src/http/v1/), whose differences are
+# fixed or normalised. "paths" is the routing itself (unknown paths and
+# events).
 SERVED = {"events", "rooms", "tracks", "submission-types", "tags", "questions",
-          "question-options", "paths", "submissions", "speakers", "answers", "reviews", "talks"}
+          "question-options", "paths", "submissions", "speakers", "answers", "reviews", "talks",
+          "slots", "schedules", "teams"}
 # Of those, the endpoints whose `expand` is in the default run too.
-EXPAND_SERVED = {"submissions", "speakers", "answers", "reviews"}
+EXPAND_SERVED = {"submissions", "speakers", "answers", "reviews", "questions", "question-options",
+                 "slots", "schedules", "teams"}
 # Served in v1 on main since this suite was written (docs/api.md, "The
-# versioned API"), with `expand` on the first four: in --all only, until
+# versioned API"), with `expand` on the first three: in --all only, until
 # their differences (see the docstring) are fixed or normalised.
-SERVED_SINCE = {"slots", "schedules"}
-EXPAND_SERVED_SINCE = {"slots"}
+SERVED_SINCE = set()
+EXPAND_SERVED_SINCE = set()
 
 
 def mark(endpoint):
     """"" in the default run, "+" served since (--all only), "*" not served."""
     name, expand = endpoint.split()[0], endpoint.endswith("(expand)")
-    if endpoint in SERVED or (expand and name in EXPAND_SERVED):
+    if name in SERVED and (not expand or name in EXPAND_SERVED):
         return ""
     if name in SERVED_SINCE and (not expand or name in EXPAND_SERVED_SINCE):
         return " +"
@@ -350,6 +342,66 @@ question-options  AORT   /api/events/{event}/question-options/{option}/
 question-options  A      /api/events/{event}/question-options/{option}/  lang=en
 question-options  A      /api/events/{event}/question-options/999999/
 
+# --- slots: the current release without a filter; organisers every schedule
+#     with any filter (slot-ical: not served yet)
+slots             AORT   /api/events/{event}/slots/
+slots             AO     /api/events/{event}/slots/         room={room}
+slots             A      /api/events/{event}/slots/         submission={talk}
+slots             AO     /api/events/{event}/slots/         schedule={schedule}
+slots             O      /api/events/{event}/slots/         is_visible=false
+slots             A      /api/events/{event}/slots/         is_visible=maybe
+slots             AR     /api/events/{event}/slots/         speaker={speaker}
+slots             AO     /api/events/{event}/slots/         schedule_version=v1.0
+slots             O      /api/events/{event}/slots/         schedule_version=V1.0
+slots             O      /api/events/{event}/slots/         speaker={speaker}
+slots             AO     /api/events/{event}/slots/         schedule={wip_schedule}
+slots             A      /api/events/{event}/slots/         schedule=999999
+slots             O      /api/events/{event}/slots/         is_visible=true&o=-start
+slots             O      /api/events/{event}/slots/         submission={talk}&expand=schedule
+slots             A      /api/events/{event}/slots/         q={talk_word}
+slots             A      /api/events/{event}/slots/         o=-start
+slots             A      /api/events/{event}/slots/         o=room__name
+slots             A      /api/events/{event}/slots/         page_size=5&page=2
+slots             A      /api/events/{event}/slots/         expand=room,submission
+slots             A      /api/events/{event}/slots/         expand=submission.speakers
+slots             AO     /api/events/{event}/slots/         expand=schedule
+slots             O      /api/events/{event}/slots/         expand=submission.track,submission.submission_type
+slots             O      /api/events/{event}/slots/         expand=submission.answers.question,submission.resources
+slots             AO     /api/events/{event}/slots/{slot}/
+slots             A      /api/events/{event}/slots/999999/
+slot-ical         A      /api/events/{event}/slots/{slot}/ical/
+
+# --- schedules: organisers every release and the WIP schedule
+#     (schedule-actions: by-version and the exporters, not served yet)
+schedules         AORT   /api/events/{event}/schedules/
+schedules         O      /api/events/{event}/schedules/     o=version
+schedules         O      /api/events/{event}/schedules/     q=1.1
+schedules         AO     /api/events/{event}/schedules/{schedule}/
+schedules         AO     /api/events/{event}/schedules/latest/
+schedules         AO     /api/events/{event}/schedules/wip/
+schedules         AO     /api/events/{event}/schedules/{wip_schedule}/
+schedules         O      /api/events/{event}/schedules/wip/  expand=slots
+schedules         O      /api/events/{event}/schedules/     o=published
+schedules         O      /api/events/{event}/schedules/     o=-id
+schedules         A      /api/events/{event}/schedules/     q=wip
+schedules         A      /api/events/{event}/schedules/latest/  expand=slots.room
+schedules         O      /api/events/{event}/schedules/latest/  expand=slots.submission.speakers,slots.submission.track
+schedule-actions  AO     /api/events/{event}/schedules/by-version/  latest=1
+schedule-actions  O      /api/events/{event}/schedules/{schedule}/exporters/schedule.json/
+
+# --- teams: the organiser's, for members of a team that may change teams
+teams             AORTB  /api/organisers/{organiser}/teams/
+teams             O      /api/organisers/{organiser}/teams/  expand=members,invites,limit_tracks
+teams             O      /api/organisers/{organiser}/teams/  expand=limit_tracks
+teams             O      /api/organisers/{organiser}/teams/  q=review
+teams             O      /api/organisers/{organiser}/teams/  o=name
+teams             O      /api/organisers/{organiser}/teams/  o=-id
+teams             O      /api/organisers/{organiser}/teams/  page_size=1&page=2
+teams             AORT   /api/organisers/{organiser}/teams/{team}/
+teams             O      /api/organisers/{organiser}/teams/{team}/  expand=members
+teams             O      /api/organisers/{organiser}/teams/999999/
+teams             O      /api/organisers/{organiser}/teams/abc/
+
 # --- unknown paths and events
 paths             AO     /api/events/nosuchcon/
 paths             AO     /api/events/nosuchcon/rooms/
@@ -437,38 +489,6 @@ speakers          AORT   /api/events/{event}/speakers/{speaker}/
 speakers          AO     /api/events/{event}/speakers/{speaker_private}/
 speakers          A      /api/events/{event}/speakers/{speaker_lower}/
 speakers          A      /api/events/{event}/speakers/NOSUCH/
-# slots
-slots             AORT   /api/events/{event}/slots/
-slots             AO     /api/events/{event}/slots/         room={room}
-slots             A      /api/events/{event}/slots/         submission={talk}
-slots             AO     /api/events/{event}/slots/         schedule={schedule}
-slots             O      /api/events/{event}/slots/         is_visible=false
-slots             A      /api/events/{event}/slots/         is_visible=maybe
-slots             A      /api/events/{event}/slots/         speaker={speaker}
-slots             A      /api/events/{event}/slots/         schedule_version=v1.0
-slots             A      /api/events/{event}/slots/         q={talk_word}
-slots             A      /api/events/{event}/slots/         o=-start
-slots             A      /api/events/{event}/slots/         o=room__name
-slots             A      /api/events/{event}/slots/         page_size=5&page=2
-slots             A      /api/events/{event}/slots/         expand=room,submission
-slots             A      /api/events/{event}/slots/         expand=submission.speakers
-slots             AO     /api/events/{event}/slots/         expand=schedule
-slots             O      /api/events/{event}/slots/         expand=submission.track,submission.submission_type
-slots             O      /api/events/{event}/slots/         expand=submission.answers.question,submission.resources
-slots             AO     /api/events/{event}/slots/{slot}/
-slots             A      /api/events/{event}/slots/999999/
-slots             A      /api/events/{event}/slots/{slot}/ical/
-# schedules
-schedules         AORT   /api/events/{event}/schedules/
-schedules         O      /api/events/{event}/schedules/     o=version
-schedules         O      /api/events/{event}/schedules/     q=1.1
-schedules         AO     /api/events/{event}/schedules/{schedule}/
-schedules         AO     /api/events/{event}/schedules/latest/
-schedules         AO     /api/events/{event}/schedules/wip/
-schedules         A      /api/events/{event}/schedules/latest/  expand=slots.room
-schedules         O      /api/events/{event}/schedules/latest/  expand=slots.submission.speakers,slots.submission.track
-schedules         AO     /api/events/{event}/schedules/by-version/  latest=1
-schedules         O      /api/events/{event}/schedules/{schedule}/exporters/schedule.json/
 # answers: organisers only
 answers           AORT   /api/events/{event}/answers/
 answers           O      /api/events/{event}/answers/       question={q_public}
@@ -495,9 +515,6 @@ reviews           O      /api/events/{event}/reviews/       expand=submission.su
 reviews           O      /api/events/{event}/reviews/       submission__code={talk}
 reviews           AO     /api/events/{event}/reviews/{review}/
 # organiser-level and organiser-only resources
-teams             AO     /api/organisers/{organiser}/teams/
-teams             O      /api/organisers/{organiser}/teams/  expand=members,invites,limit_tracks
-teams             O      /api/organisers/{organiser}/teams/  q=review
 mail-templates    AO     /api/events/{event}/mail-templates/
 access-codes      AO     /api/events/{event}/access-codes/
 access-codes      O      /api/events/{event}/access-codes/  expand=track,submission_type
@@ -627,6 +644,11 @@ class Facts:
             return sorted(s["id"] for s in self.public("slots/") if s["submission"])[0]
         if name == "schedule":
             return self.public("schedules/")[0]["id"]
+        if name == "wip_schedule":
+            return next(s["id"] for s in self.list("schedules/") if s["published"] is None)
+        if name == "team":
+            teams = every(self.origin, f"/api/organisers/{ORGANISER}/teams/", self.token)
+            return sorted(t["id"] for t in teams)[0]
         if name == "answer":
             return sorted(a["id"] for a in self.list("answers/"))[0]
         if name == "review":
@@ -748,6 +770,36 @@ class Normaliser:
                 m_body["count"] = t_body["count"]
             return m_body
         return drop(t_body, m_body)
+
+    def current_release_only(self, role, body):
+        """(17) Schedules are confapi's (docs/api.md, "Where confapi
+        differs": visibility is confapi's, section 13 item 2): only
+        organisers see older releases and the WIP schedule, and reviewers
+        get the public slot fields (no `is_visible`). pretalx gives
+        reviewers the organiser view (every release, the WIP schedule,
+        `is_visible`), and the public the older releases' slots once any
+        slot filter is given (pretalx-v1.md 10.2). So for everyone but
+        the organiser, pretalx's schedules and slots of another schedule
+        than the current release are dropped (and `count` lowered), and
+        reviewers' slots lose `is_visible`."""
+        current = int(self.facts["schedule"])
+
+        def schedule_of(obj):
+            if "version" in obj:  # a schedule
+                return obj.get("id")
+            ref = obj.get("schedule", current)
+            return ref.get("id") if isinstance(ref, dict) else ref
+
+        objects = self.objects(body)
+        kept = [o for o in objects if schedule_of(o) == current]
+        if isinstance(body, dict) and isinstance(body.get("results"), list):
+            body["count"] -= len(objects) - len(kept)
+            body["results"] = kept
+        if role in "RT":
+            for obj in kept:
+                if "version" not in obj:
+                    obj.pop("is_visible", None)
+        return body
 
     def url(self, value):
         """(1) Hosts: each server names its own origin in `next` and
@@ -876,11 +928,56 @@ class Normaliser:
                                             if (r["id"] if isinstance(r, dict) else r) in public]
             if role == "T":
                 m_body = self.public_extras(t_body, m_body)
+            if role != "O" and endpoint.split()[0] in ("slots", "schedules"):
+                t_body = self.current_release_only(role, t_body)
         return (t_status, t_json, self.walk(t_body)), (m_status, m_json, self.walk(m_body))
 
 
 # The parameters pretalx answers 500 for (pretalx-v1.md 10.1), by endpoint.
 CRASHES = {"reviews": "speaker", "answers": "expand"}
+# The slot filters pretalx answers 400 for, whatever the value
+# (pretalx-v1.md 10.2).
+BROKEN_SLOT_FILTERS = ("speaker", "schedule_version")
+
+
+def broken_slot_filter(path, theirs, mine, facts, token):
+    """(18) slots?speaker= and ?schedule_version=: pretalx answers 400 for
+    every value (its filters compare a user and a version with the wrong
+    model, pretalx-v1.md 10.2); confapi gives the correct answer (section
+    13, item 3; docs/api.md). True when confapi's answer is pretalx's
+    under a working filter: `schedule=` with the id of that version, or
+    another slot filter that filters nothing (`is_visible=any`, ignored by
+    django-filter but a filter, so that the list covers every schedule as
+    with `speaker=`) keeping the slots of that speaker's submissions; for
+    everyone but the organiser only the current release's (17)."""
+    t_status, _, t_body = theirs
+    m_status, m_json, _ = mine
+    parsed = urllib.parse.urlsplit(path)
+    params = urllib.parse.parse_qsl(parsed.query, keep_blank_values=True)
+    asked = {k: v for k, v in params if k in BROKEN_SLOT_FILTERS}
+    if t_status != 400 or not isinstance(t_body, dict) or not asked or set(t_body) - set(asked):
+        return False
+    if m_status != 200 or not m_json:
+        return False
+    rest = [(k, v) for k, v in params if k not in BROKEN_SLOT_FILTERS]
+    if "schedule_version" in asked:
+        schedules = every(facts.origin, f"/api/events/{SLUG}/schedules/?page_size=250", facts.token)
+        wanted = asked["schedule_version"].lower()
+        ids = [s["id"] for s in schedules if (s["version"] or "").lower() == wanted]
+        if not ids:
+            return False
+        rest.append(("schedule", str(ids[0])))
+    else:
+        rest.append(("is_visible", "any"))
+    rest.append(("page_size", "250"))
+    upstream = every(facts.origin, f"{parsed.path}?{urllib.parse.urlencode(rest)}", token)
+    if "speaker" in asked:
+        codes = {s["code"] for s in facts.list("submissions/") if asked["speaker"] in s["speakers"]}
+        upstream = [s for s in upstream if s["submission"] in codes]
+    if token != facts.token:
+        current = int(facts["schedule"])
+        upstream = [s for s in upstream if s["schedule"] == current]
+    return [s["id"] for s in every(facts.mine, path, token)] == [s["id"] for s in upstream]
 
 
 def crash_or_gone(endpoint, role, path, theirs, mine, facts):
@@ -999,6 +1096,8 @@ def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose):
         timing["confapi"] += time.monotonic() - started
         if crash_or_gone(endpoint, role, target, theirs, mine, facts):
             ok, detail = True, "(pretalx's 500 or log/: confapi's answer accepted)"
+        elif endpoint.split()[0] == "slots" and broken_slot_filter(target, theirs, mine, facts, token):
+            ok, detail = True, "(pretalx's 400 for a broken slot filter: confapi's answer accepted)"
         else:
             n_theirs, n_mine = normalise(endpoint, role, target, theirs, mine)
             ok = n_theirs == n_mine

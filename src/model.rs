@@ -403,9 +403,22 @@ pub struct Event {
     /// The event's own domain (an absolute URL), if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_domain: Option<String>,
+    /// The slug of the organiser the event belongs to (pretalx's
+    /// `/api/organisers/{organiser}/`), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organiser: Option<String>,
 }
 
 impl Event {
+    /// The event's schedules: the current release, the older ones (oldest
+    /// first), the work-in-progress one; each only where the data has it.
+    pub fn releases(&self) -> impl Iterator<Item = Release> + '_ {
+        let current = self.schedule.as_ref().map(|_| Release::Current);
+        let older = (0..self.older_schedules.len()).map(Release::Older);
+        let wip = self.wip_schedule.as_ref().map(|_| Release::Wip);
+        current.into_iter().chain(older).chain(wip)
+    }
+
     /// The languages the event is shown in (`locales`, else `[locale]`).
     pub fn locales(&self) -> &[String] {
         if self.locales.is_empty() {
@@ -495,6 +508,15 @@ pub struct Schedule {
     pub comment: I18n,
     /// Its visible breaks (slots without a submission).
     pub breaks: Vec<Break>,
+}
+
+/// One of an event's schedules: the current release, an older release (its
+/// place in `older_schedules`), or the work-in-progress schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Release {
+    Current,
+    Older(usize),
+    Wip,
 }
 
 /// An earlier release of the schedule, with every slot it had.
@@ -601,7 +623,7 @@ pub struct ScoreCategory {
     pub is_independent: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Team {
     pub name: String,
@@ -612,6 +634,25 @@ pub struct Team {
     pub force_hide_speaker_names: bool,
     /// Track ids; empty means every track.
     pub limit_tracks: Vec<i64>,
+    /// The team's upstream id (pretalx's teams are the organiser's): the
+    /// same team listed in several events has the same id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// The organiser-level rights and reach pretalx's v1 `teams/` shows.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_events: bool,
+    /// Slugs of the organiser's events the team covers; empty: the events
+    /// it is listed in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limit_events: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_create_events: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_change_teams: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_change_organiser_settings: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub can_change_event_settings: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

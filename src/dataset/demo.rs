@@ -32,8 +32,8 @@ use chrono_tz::Tz;
 use fastrand::Rng;
 
 use crate::model::{
-    hash_token, Anonymised, Answer, Availability, Break, Dataset, Event, I18n, OtherReviews,
-    ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
+    derived_id, hash_token, Anonymised, Answer, Availability, Break, Dataset, Event, I18n,
+    OtherReviews, ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
     QuestionVariant, Resource, Review, ReviewPhase, Room, Schedule, Slot, SpeakerProfile,
     Submission, SubmissionState, SubmissionType, Tag, Team, Timestamp, TokenHash, Track, User,
 };
@@ -105,6 +105,9 @@ fn generate_without_v1(options: &DemoOptions) -> (Dataset, Vec<DemoLogin>) {
 // ---------------------------------------------------------------------------
 // Word lists
 // ---------------------------------------------------------------------------
+
+/// The organiser every demo event belongs to.
+pub const DEMO_ORGANISER: &str = "democonf-org";
 
 const FIRST_NAMES: [&str; 70] = [
     "Anna", "Ben", "Chiara", "David", "Elif", "Felix", "Grace", "Hannah", "Ibrahim", "Jana",
@@ -1660,7 +1663,7 @@ impl Generator {
         let seats = self.seats(plan.kind, staff, &extra_reviewers, &tracks);
         let reviews = self.reviews(&plan, &seats, &mut submissions);
         let answers = self.answers(&plan, &questions, &submissions, &speakers, &reviews);
-        let teams = self.teams(plan.kind, staff, &extra_reviewers, &tracks);
+        let teams = self.teams(&plan.slug, plan.kind, staff, &extra_reviewers, &tracks);
 
         let schedule = plan.has_schedule().then(|| {
             let published = plan.at(plan.first_day() - Duration::days(30), 10 * 60);
@@ -1714,6 +1717,7 @@ impl Generator {
             logo: None,
             header_image: None,
             custom_domain: None,
+            organiser: Some(DEMO_ORGANISER.to_string()),
             slug: plan.slug,
             name: plan.name,
         }
@@ -2201,6 +2205,7 @@ impl Generator {
 
     fn teams(
         &self,
+        slug: &str,
         kind: EventKind,
         staff: &Staff,
         extra: &[usize],
@@ -2210,10 +2215,11 @@ impl Generator {
         let team = |name: &str, members: Vec<String>| Team {
             name: name.to_string(),
             members,
-            can_change_submissions: false,
-            is_reviewer: false,
-            force_hide_speaker_names: false,
-            limit_tracks: Vec::new(),
+            // One organiser for every demo event, each event with teams
+            // of its own.
+            id: Some(derived_id(&["team", DEMO_ORGANISER, slug, name])),
+            limit_events: vec![slug.to_string()],
+            ..Team::default()
         };
         let limit = limited_tracks(tracks);
         let track_names: Vec<&str> = tracks
@@ -2223,6 +2229,8 @@ impl Generator {
             .collect();
         let organisers = Team {
             can_change_submissions: true,
+            can_change_teams: true,
+            can_change_event_settings: true,
             // Programme chairs also review; organiser rights take precedence.
             is_reviewer: kind == EventKind::HiddenSchedule,
             ..team("Organisers", codes(&[staff.orga]))

@@ -41,6 +41,18 @@ pub fn resource_visible_to(role: Role, resource: &Resource) -> bool {
     resource.is_public || role == Role::Organiser
 }
 
+/// An organiser's teams (v1 `/api/organisers/{organiser}/teams/`, all of
+/// them): administrators, and members of one of its teams that may change
+/// teams (pretalx's `can_change_teams`).
+pub fn sees_organiser_teams(user: Option<&User>, teams: &[&Team]) -> bool {
+    user.is_some_and(|u| {
+        u.is_administrator
+            || teams
+                .iter()
+                .any(|t| t.can_change_teams && t.members.iter().any(|m| *m == *u.code))
+    })
+}
+
 /// One caller's rights in one event, computed once per request.
 pub struct Access<'a> {
     pub data: &'a EventData,
@@ -145,6 +157,19 @@ impl<'a> Access<'a> {
     /// the event is public, organisers show the schedule, and one is released.
     pub fn schedule_visible(&self) -> bool {
         self.data.schedule_public
+    }
+
+    /// A schedule of the v1 API (`schedules/`, `slots/`): organisers see
+    /// every release and the work-in-progress schedule; everyone else only
+    /// the current release, while the schedule is public (pretalx shows
+    /// reviewers every release and the WIP schedule, and the public older
+    /// releases' slots when it filters slots: docs/api.md, "Where confapi
+    /// differs").
+    pub fn sees_release(&self, release: Release) -> bool {
+        match release {
+            Release::Current => self.role == Role::Organiser || self.schedule_visible(),
+            Release::Older(_) | Release::Wip => self.role == Role::Organiser,
+        }
     }
 
     /// The whole-event schedule exports: organisers always (an empty

@@ -261,6 +261,19 @@ pub struct TrackView<'a> {
     pub requires_access_code: bool,
 }
 
+/// A track, its texts in `lang` when given.
+fn track_view<'a>(track: &'a Track, lang: Option<&'a str>) -> TrackView<'a> {
+    let text = |value| Text { value, lang };
+    TrackView {
+        id: track.id,
+        name: text(&track.name),
+        description: text(&track.description),
+        color: &track.color,
+        position: track.position,
+        requires_access_code: track.requires_access_code,
+    }
+}
+
 #[derive(DeriveSerialize, ToSchema)]
 #[schema(as = v1::SubmissionType)]
 pub struct SubmissionTypeView<'a> {
@@ -287,9 +300,11 @@ pub struct TagView<'a> {
 pub struct OptionView<'a> {
     pub id: i64,
     /// In the options list; left out where nested in its question.
+    /// Expanded: the question (without its options).
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub question: Option<i64>,
+    #[schema(schema_with = one_ref)]
+    pub question: Option<Ref<i64, Box<QuestionView<'a>>>>,
     pub answer: Text<'a>,
     pub position: i64,
 }
@@ -309,10 +324,12 @@ pub struct QuestionView<'a> {
     pub freeze_after: Option<String>,
     pub question_required: QuestionRequired,
     pub position: i64,
-    pub tracks: Vec<i64>,
-    pub submission_types: Vec<i64>,
-    /// Ids for the public, objects for organisers; left out where the
-    /// question is nested in an answer.
+    #[schema(schema_with = many_refs)]
+    pub tracks: Refs<i64, TrackView<'a>>,
+    #[schema(schema_with = many_refs)]
+    pub submission_types: Refs<i64, SubmissionTypeView<'a>>,
+    /// Ids for the public, objects for organisers and with `expand`; left
+    /// out where the question is nested in an answer or an option.
     #[schema(schema_with = many_refs)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<Refs<i64, OptionView<'a>>>,
@@ -556,14 +573,7 @@ impl<'a> V1Renderer<'a> {
     }
 
     pub fn track(&self, track: &'a Track) -> TrackView<'a> {
-        TrackView {
-            id: track.id,
-            name: self.text(&track.name),
-            description: self.text(&track.description),
-            color: &track.color,
-            position: track.position,
-            requires_access_code: track.requires_access_code,
-        }
+        track_view(track, self.lang)
     }
 
     pub fn submission_type(&self, kind: &'a SubmissionType) -> SubmissionTypeView<'a> {
@@ -592,7 +602,10 @@ impl<'a> V1Renderer<'a> {
         let option = &question.options[index];
         OptionView {
             id: option.id,
-            question: in_list.then_some(question.id),
+            question: in_list.then(|| match self.child("question") {
+                None => Ref::Id(question.id),
+                Some(child) => Ref::Object(Box::new(child.question(question))),
+            }),
             answer: self.text(&option.answer),
             position: option.position_at(index),
         }
@@ -604,7 +617,7 @@ impl<'a> V1Renderer<'a> {
         tracks.sort_unstable();
         let mut submission_types = q.submission_types.clone();
         submission_types.sort_unstable();
-        let options = if orga {
+        let options = if orga || self.child("options").is_some() {
             Refs::Objects(
                 (0..q.options.len())
                     .map(|i| self.option(q, i, false))
@@ -612,6 +625,27 @@ impl<'a> V1Renderer<'a> {
             )
         } else {
             Refs::Ids(q.options.iter().map(|o| o.id).collect())
+        };
+        let data = self.access.data;
+        let tracks = match self.child("tracks") {
+            None => Refs::Ids(tracks),
+            Some(child) => Refs::Objects(
+                tracks
+                    .iter()
+                    .filter_map(|&id| data.track(id))
+                    .map(|t| child.track(t))
+                    .collect(),
+            ),
+        };
+        let submission_types = match self.child("submission_types") {
+            None => Refs::Ids(submission_types),
+            Some(child) => Refs::Objects(
+                submission_types
+                    .iter()
+                    .filter_map(|&id| data.submission_type(id))
+                    .map(|t| child.submission_type(t))
+                    .collect(),
+            ),
         };
         QuestionView {
             id: q.id,
@@ -806,7 +840,9 @@ impl<'a> V1Renderer<'a> {
         self.submission_in(position, users, true)
     }
 
-    /// `with_slots`: false where nested in a slot, which leaves them out.
+    /// `with_slots`: false where nested in a slot, which leaves out its
+    /// slots and answers and shows only public resources (pretalx's public
+    /// serializer there).
     fn submission_in(
         &self,
         position: super::catalog::SubmissionIx,
@@ -842,8 +878,8 @@ impl<'a> V1Renderer<'a> {
             Some(mut child) => {
                 // Organisers' expanded speakers keep the organiser fields,
                 // unless the submission is itself nested (pretalx's public
-                // submission serializer nests public speakers).
-                child.nested = !sees_all || self.nested;
+                // submission serializer nests public speakers, as in a slot).
+                child.nested = !sees_all || self.nested || !with_slots;
                 Refs::Objects(
                     shown_speakers
                         .filter_map(|(_, profile)| *profile)
@@ -876,7 +912,12 @@ impl<'a> V1Renderer<'a> {
             .iter()
             .enumerate()
             .filter(|(_, r)| access.sees_resource(r))
-            .filter(|(_, r)| !public_only || resource_visible_to(Role::Public, r));
+            // In a slot pretalx shows the public serializer's resources, to
+            // organisers too.
+            .filter(|(_, r)| {
+                let public_serializer = public_only || !with_slots;
+                !public_serializer || resource_visible_to(Role::Public, r)
+            });
         let resources = match self.child("resources") {
             None => Refs::Ids(
                 shown_resources
@@ -913,20 +954,25 @@ impl<'a> V1Renderer<'a> {
                 slot_indexes
                     .iter()
                     .map(|&index| {
-                        child.slot_nested(SlotRef::Talk {
-                            sub: position,
-                            index,
-                        })
+                        child.slot_in(
+                            SlotRef::Talk {
+                                sub: position,
+                                index,
+                            },
+                            SlotPlace::InSubmission,
+                        )
                     })
                     .collect(),
             ),
         });
+        // In a slot none: pretalx's slots view gives its submissions no
+        // questions to answer.
         let answer_positions = data
             .answers_of_submission
             .of(position)
             .iter()
             .copied()
-            .filter(|&a| access.sees_answer_at(a))
+            .filter(|&a| with_slots && access.sees_answer_at(a))
             // The reviews view has no questions: a nested submission's
             // answers are empty there.
             .filter(|_| !(self.nested && self.serving == Serving::Reviews));
@@ -1115,7 +1161,9 @@ fn anonymised_data(sub: &Submission) -> String {
 // ---------------------------------------------------------------------------
 // The schedule: slots and releases
 
-/// One slot of the released schedule: a talk's, or a break.
+/// One slot of one of the event's schedules: a talk's slot or a break of
+/// the current release (kept on the submissions and the schedule), or a
+/// slot of an older release or the WIP schedule.
 #[derive(Clone, Copy)]
 pub enum SlotRef<'a> {
     Talk {
@@ -1126,6 +1174,85 @@ pub enum SlotRef<'a> {
         index: usize,
         item: &'a Break,
     },
+    Other {
+        release: Release,
+        index: usize,
+        item: &'a ScheduleSlot,
+    },
+}
+
+/// What lists filter and sort slots by, whichever schedule they are of.
+pub struct SlotFacts {
+    pub release: Release,
+    /// The talk's submission; None for a break.
+    pub sub: Option<super::catalog::SubmissionIx>,
+    pub room: Option<i64>,
+    pub start: Option<Timestamp>,
+    /// The end, else the start plus the submission's duration.
+    pub end: Option<Timestamp>,
+    pub is_visible: bool,
+}
+
+impl SlotRef<'_> {
+    pub fn facts(&self, data: &super::catalog::EventData) -> SlotFacts {
+        let event = &data.event;
+        let talk_end = |sub: super::catalog::SubmissionIx,
+                        start: Option<Timestamp>,
+                        end: Option<Timestamp>| {
+            end.or_else(|| {
+                start.map(|s| s + chrono::Duration::minutes(data.duration(&event.submissions[sub])))
+            })
+        };
+        match *self {
+            SlotRef::Talk { sub, index } => {
+                let item = &event.submissions[sub].slots[index];
+                SlotFacts {
+                    release: Release::Current,
+                    sub: Some(sub),
+                    room: item.room,
+                    start: item.start,
+                    end: talk_end(sub, item.start, item.end),
+                    is_visible: item.is_visible,
+                }
+            }
+            SlotRef::Break { item, .. } => SlotFacts {
+                release: Release::Current,
+                sub: None,
+                room: item.room,
+                start: Some(item.start),
+                end: Some(item.end),
+                is_visible: true,
+            },
+            SlotRef::Other { release, item, .. } => {
+                let sub = item
+                    .submission
+                    .as_deref()
+                    .and_then(|code| data.submission_position(code));
+                SlotFacts {
+                    release,
+                    sub,
+                    room: item.room,
+                    start: item.start,
+                    end: match sub {
+                        Some(sub) => talk_end(sub, item.start, item.end),
+                        None => item.end,
+                    },
+                    is_visible: item.is_visible,
+                }
+            }
+        }
+    }
+}
+
+/// Where a slot is rendered: what it leaves out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SlotPlace {
+    /// A list or detail of slots: every field.
+    Own,
+    /// Expanded in its submission: without `submission` and `schedule`.
+    InSubmission,
+    /// Expanded in its schedule: without `schedule`.
+    InSchedule,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -1143,10 +1270,12 @@ pub struct SlotView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = nullable_ref)]
     pub submission: Option<Option<Ref<&'a str, Box<SubmissionView<'a>>>>>,
-    /// Left out where nested in a submission.
+    /// The schedule's id; expanded, the schedule (without its slots). Left
+    /// out where nested in a submission or a schedule.
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub schedule: Option<i64>,
+    #[schema(schema_with = one_ref)]
+    pub schedule: Option<Ref<i64, Box<ScheduleView<'a>>>>,
     /// A break's text; null for a talk.
     pub description: Option<Text<'a>>,
     /// Minutes.
@@ -1160,24 +1289,62 @@ pub struct SlotView<'a> {
 #[schema(as = v1::Schedule)]
 pub struct ScheduleView<'a> {
     pub id: i64,
+    /// The release's version; `wip` for the work-in-progress schedule.
     pub version: &'a str,
+    /// Null for the work-in-progress schedule.
     #[schema(format = DateTime)]
     pub published: Option<String>,
     /// The detail's fields; the comment is null when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<Option<Text<'a>>>,
+    /// Ids of the caller's slots; with `expand=slots` the slots.
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub slots: Option<Vec<i64>>,
+    #[schema(schema_with = many_refs)]
+    pub slots: Option<Refs<i64, SlotView<'a>>>,
 }
 
-/// The released schedule's id: pretalx's where the dataset has it, else
-/// one derived from the event and the version.
+/// The version, publication and release note of one of the event's
+/// schedules, where the data has it.
+fn release_parts(event: &Event, release: Release) -> Option<(&str, Option<Timestamp>, &I18n)> {
+    Some(match release {
+        Release::Current => {
+            let s = event.schedule.as_ref()?;
+            (s.version.as_str(), s.published, &s.comment)
+        }
+        Release::Older(i) => {
+            let s = event.older_schedules.get(i)?;
+            (s.version.as_str(), Some(s.published), &s.comment)
+        }
+        // pretalx's `version_with_fallback`.
+        Release::Wip => ("wip", None, &event.wip_schedule.as_ref()?.comment),
+    })
+}
+
+/// A schedule's id: pretalx's where the dataset has it, else one derived
+/// from the event and the version (`wip` for the WIP schedule).
+pub fn release_id(event: &Event, release: Release) -> Option<i64> {
+    let stored = match release {
+        Release::Current => event.schedule.as_ref()?.id,
+        Release::Older(i) => event.older_schedules.get(i)?.id,
+        Release::Wip => event.wip_schedule.as_ref()?.id,
+    };
+    let (version, ..) = release_parts(event, release)?;
+    Some(stored.unwrap_or_else(|| derived_id(&["schedule", &event.slug.to_lowercase(), version])))
+}
+
+/// The released schedule's id (see `release_id`).
 pub fn schedule_id(event: &Event) -> Option<i64> {
-    let schedule = event.schedule.as_ref()?;
-    Some(schedule.id.unwrap_or_else(|| {
-        derived_id(&["schedule", &event.slug.to_lowercase(), &schedule.version])
-    }))
+    release_id(event, Release::Current)
+}
+
+/// The slots of an older release or the WIP schedule.
+pub fn release_slots(event: &Event, release: Release) -> &[ScheduleSlot] {
+    match release {
+        Release::Current => &[],
+        Release::Older(i) => event.older_schedules.get(i).map_or(&[], |s| &s.slots),
+        Release::Wip => event.wip_schedule.as_ref().map_or(&[], |s| &s.slots),
+    }
 }
 
 /// A break's id, as the schedule exports give it.
@@ -1192,63 +1359,73 @@ impl<'a> V1Renderer<'a> {
         match slot {
             SlotRef::Talk { sub, index } => slot_id(event, &event.submissions[sub], index),
             SlotRef::Break { index, item } => break_id(event, index, item),
+            SlotRef::Other {
+                release,
+                index,
+                item,
+            } => item.id.unwrap_or_else(|| {
+                let (version, ..) = release_parts(event, release).unwrap_or(("", None, &NO_TEXT));
+                derived_id(&[
+                    "slot",
+                    &event.slug.to_lowercase(),
+                    version,
+                    &index.to_string(),
+                ])
+            }),
         }
     }
 
     pub fn slot(&self, slot: SlotRef<'a>) -> SlotView<'a> {
-        self.slot_in(slot, false)
+        self.slot_in(slot, SlotPlace::Own)
     }
 
-    /// A slot expanded in its submission: without `submission` and `schedule`.
-    fn slot_nested(&self, slot: SlotRef<'a>) -> SlotView<'a> {
-        self.slot_in(slot, true)
-    }
-
-    fn slot_in(&self, slot: SlotRef<'a>, nested: bool) -> SlotView<'a> {
+    fn slot_in(&self, slot: SlotRef<'a>, place: SlotPlace) -> SlotView<'a> {
         let data: &'a super::catalog::EventData = self.access.data;
         let event = &data.event;
-        let orga = self.is_orga();
-        let minutes = |start: &Option<Timestamp>, end: &Option<Timestamp>| match (start, end) {
-            (Some(s), Some(e)) => Some((*e - *s).num_minutes()),
+        let facts = slot.facts(data);
+        let description = match slot {
+            SlotRef::Talk { .. } => None,
+            SlotRef::Break { item, .. } => Some(self.text(&item.description)),
+            SlotRef::Other { item, .. } => item
+                .submission
+                .is_none()
+                .then(|| self.text(&item.description)),
+        };
+        // A slot of a submission the data no longer has keeps its code.
+        let code = match slot {
+            SlotRef::Other { item, .. } => item.submission.as_deref(),
+            _ => facts.sub.map(|i| event.submissions[i].code.as_str()),
+        };
+        let submission = code.map(|code| match (self.child("submission"), facts.sub) {
+            (Some(child), Some(sub)) => {
+                Ref::Object(Box::new(child.submission_in(sub, self.users, false)))
+            }
+            _ => Ref::Id(code),
+        });
+        let schedule = release_id(event, facts.release).map(|id| match self.child("schedule") {
+            None => Ref::Id(id),
+            Some(child) => match child.schedule(facts.release, None) {
+                Some(view) => Ref::Object(Box::new(view)),
+                None => Ref::Id(id),
+            },
+        });
+        let minutes = match (facts.start, facts.end) {
+            (Some(s), Some(e)) => Some((e - s).num_minutes()),
             _ => None,
         };
-        match slot {
-            SlotRef::Talk { sub, index } => {
-                let submission = &event.submissions[sub];
-                let item = &submission.slots[index];
-                let end = item.end.or_else(|| {
-                    item.start
-                        .map(|s| s + chrono::Duration::minutes(data.duration(submission)))
-                });
-                let shown = match self.child("submission") {
-                    None => Ref::Id(submission.code.as_str()),
-                    Some(child) => {
-                        Ref::Object(Box::new(child.submission_in(sub, self.users, false)))
-                    }
-                };
-                SlotView {
-                    id: self.slot_id(slot),
-                    room: self.room_ref(item.room),
-                    start: self.opt_dt(&item.start),
-                    end: self.opt_dt(&end),
-                    submission: (!nested).then_some(Some(shown)),
-                    schedule: (!nested).then(|| schedule_id(event).unwrap_or_default()),
-                    description: None,
-                    duration: minutes(&item.start, &end),
-                    is_visible: orga.then_some(item.is_visible),
-                }
-            }
-            SlotRef::Break { item, .. } => SlotView {
-                id: self.slot_id(slot),
-                room: self.room_ref(item.room),
-                start: Some(self.dt(&item.start)),
-                end: Some(self.dt(&item.end)),
-                submission: (!nested).then_some(None),
-                schedule: (!nested).then(|| schedule_id(event).unwrap_or_default()),
-                description: Some(self.text(&item.description)),
-                duration: minutes(&Some(item.start), &Some(item.end)),
-                is_visible: orga.then_some(true),
+        SlotView {
+            id: self.slot_id(slot),
+            room: self.room_ref(facts.room),
+            start: self.opt_dt(&facts.start),
+            end: self.opt_dt(&facts.end),
+            submission: (place != SlotPlace::InSubmission).then_some(submission),
+            schedule: match place {
+                SlotPlace::Own => schedule,
+                SlotPlace::InSubmission | SlotPlace::InSchedule => None,
             },
+            description,
+            duration: minutes,
+            is_visible: self.is_orga().then_some(facts.is_visible),
         }
     }
 
@@ -1261,22 +1438,36 @@ impl<'a> V1Renderer<'a> {
         })
     }
 
-    /// The released schedule; `slots` (the detail) with the ids of the
-    /// caller's slots.
-    pub fn schedule(&self, slots: Option<Vec<i64>>) -> Option<ScheduleView<'a>> {
+    /// One of the event's schedules; `slots` (the detail) with the
+    /// caller's slots of it, ids or with `expand=slots` the slots.
+    pub fn schedule(
+        &self,
+        release: Release,
+        slots: Option<&[SlotRef<'a>]>,
+    ) -> Option<ScheduleView<'a>> {
         let event: &'a Event = &self.access.data.event;
-        let schedule = event.schedule.as_ref()?;
-        let detail = slots.is_some();
+        let (version, published, comment) = release_parts(event, release)?;
+        let detail = slots.is_some() || self.nested;
+        let slots = slots.map(|slots| match self.child("slots") {
+            None => Refs::Ids(slots.iter().map(|&s| self.slot_id(s)).collect()),
+            Some(child) => Refs::Objects(
+                slots
+                    .iter()
+                    .map(|&s| child.slot_in(s, SlotPlace::InSchedule))
+                    .collect(),
+            ),
+        });
         Some(ScheduleView {
-            id: schedule_id(event)?,
-            version: &schedule.version,
-            published: self.opt_dt(&schedule.published),
-            comment: detail
-                .then(|| (!schedule.comment.is_empty()).then(|| self.text(&schedule.comment))),
+            id: release_id(event, release)?,
+            version,
+            published: self.opt_dt(&published),
+            comment: detail.then(|| (!comment.is_empty()).then(|| self.text(comment))),
             slots,
         })
     }
 }
+
+static NO_TEXT: I18n = I18n(Vec::new(), false);
 
 // ---------------------------------------------------------------------------
 // Answers and reviews
@@ -1454,5 +1645,118 @@ impl<'a> V1Renderer<'a> {
             limit_tracks,
             is_independent: category.is_independent,
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Teams (organiser level)
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::TeamMember)]
+pub struct TeamMemberView<'a> {
+    pub code: &'a str,
+    pub name: &'a str,
+    pub email: &'a str,
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Team)]
+pub struct TeamView<'a> {
+    pub id: i64,
+    pub name: &'a str,
+    /// User codes; with `expand=members`, {code, name, email}.
+    #[schema(schema_with = many_refs)]
+    pub members: Refs<&'a str, TeamMemberView<'a>>,
+    /// Invite ids: the dataset holds no invites, so always empty.
+    pub invites: Vec<i64>,
+    pub all_events: bool,
+    pub limit_events: Vec<&'a str>,
+    /// Track ids; with `expand=limit_tracks`, the tracks.
+    #[schema(schema_with = many_refs)]
+    pub limit_tracks: Refs<i64, TrackView<'a>>,
+    pub can_create_events: bool,
+    pub can_change_teams: bool,
+    pub can_change_organiser_settings: bool,
+    pub can_change_event_settings: bool,
+    pub can_change_submissions: bool,
+    pub is_reviewer: bool,
+    pub force_hide_speaker_names: bool,
+}
+
+/// One of an organiser's teams: the team as one of its events lists it,
+/// the slugs of every event that lists it, and the track limits of all of
+/// them (each event lists only its own tracks).
+pub struct OrganiserTeam<'a> {
+    pub id: i64,
+    pub team: &'a Team,
+    pub events: Vec<&'a str>,
+    pub limit_tracks: Vec<i64>,
+}
+
+/// A team's id: pretalx's where the dataset has it, else one derived from
+/// the organiser and the team's name.
+pub fn team_id(organiser: &str, team: &Team) -> i64 {
+    team.id
+        .unwrap_or_else(|| derived_id(&["team", &organiser.to_lowercase(), &team.name]))
+}
+
+/// A team as the v1 API shows it; `expand` may name `members` and
+/// `limit_tracks` (tracks are looked up in the organiser's events).
+pub fn team<'a>(
+    item: &OrganiserTeam<'a>,
+    users: &'a super::catalog::Users,
+    tracks: impl Fn(i64) -> Option<&'a Track>,
+    expand: &Expansion,
+) -> TeamView<'a> {
+    let team = item.team;
+    let members = match expand.get("members") {
+        None => Refs::Ids(team.members.iter().map(String::as_str).collect()),
+        Some(_) => Refs::Objects(
+            team.members
+                .iter()
+                .filter_map(|code| users.get(code.as_str()))
+                .map(|u| TeamMemberView {
+                    code: &u.code,
+                    name: &u.name,
+                    email: &u.email,
+                })
+                .collect(),
+        ),
+    };
+    let mut track_ids = item.limit_tracks.clone();
+    track_ids.sort_unstable();
+    track_ids.dedup();
+    let limit_tracks = match expand.get("limit_tracks") {
+        None => Refs::Ids(track_ids),
+        Some(_) => Refs::Objects(
+            track_ids
+                .into_iter()
+                .filter_map(&tracks)
+                .map(|t| track_view(t, None))
+                .collect(),
+        ),
+    };
+    let limit_events = if team.all_events {
+        Vec::new()
+    } else if team.limit_events.is_empty() {
+        item.events.clone()
+    } else {
+        team.limit_events.iter().map(String::as_str).collect()
+    };
+    TeamView {
+        id: item.id,
+        name: &team.name,
+        members,
+        invites: Vec::new(),
+        all_events: team.all_events,
+        limit_events,
+        limit_tracks,
+        can_create_events: team.can_create_events,
+        can_change_teams: team.can_change_teams,
+        can_change_organiser_settings: team.can_change_organiser_settings,
+        can_change_event_settings: team.can_change_event_settings,
+        can_change_submissions: team.can_change_submissions,
+        is_reviewer: team.is_reviewer,
+        force_hide_speaker_names: team.force_hide_speaker_names,
     }
 }

@@ -382,7 +382,9 @@ fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> V
     }
     let paged = matches!(doc.shape, Shape::Page | Shape::Offset);
     let in_event = path.starts_with("/api/events/{event}");
-    let nested = path_parameters > usize::from(in_event);
+    // An organiser's paths (v1 teams) are scoped by it as events' are.
+    let in_organiser = path.starts_with("/api/organisers/{organiser}");
+    let nested = path_parameters > usize::from(in_event || in_organiser);
     let mut responses = Map::new();
     if doc.shape == Shape::MovedPermanently {
         responses.insert(
@@ -438,7 +440,16 @@ fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> V
             }),
         );
     }
-    if v1 && in_event {
+    if in_organiser {
+        responses.insert(
+            "403".into(),
+            error_response("The caller may not see the organiser's teams"),
+        );
+        responses.insert(
+            "404".into(),
+            error_response("No such organiser; not found; or (lists) `Invalid page.`"),
+        );
+    } else if v1 && in_event {
         responses.insert(
             "404".into(),
             error_response(

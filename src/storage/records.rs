@@ -150,6 +150,7 @@ pub fn event_body(event: &Event) -> String {
         logo: event.logo.clone(),
         header_image: event.header_image.clone(),
         custom_domain: event.custom_domain.clone(),
+        organiser: event.organiser.clone(),
     };
     body_of(&head)
 }

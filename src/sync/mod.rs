@@ -146,7 +146,14 @@ pub async fn run_once(
         legacy.set_version(v1::LEGACY_VERSION);
         for slug in &slugs {
             match v1::read_event(&client, &legacy, slug, &requests).await {
-                Ok(raw) => events.push(v1::map_event(&raw, teams.as_ref(), &mut seen_users)?),
+                Ok(raw) => {
+                    let mut event = v1::map_event(&raw, teams.as_ref(), &mut seen_users)?;
+                    // The organiser whose teams were read owns the event.
+                    if let Some(organiser) = &options.organiser {
+                        event.insert("organiser".into(), json!(organiser));
+                    }
+                    events.push(event);
+                }
                 Err(err) => skip(options, slug, err, &mut skipped)?,
             }
         }

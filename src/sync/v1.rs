@@ -300,19 +300,43 @@ fn map_teams(
             mapping::see_user(users, &code, member.str("name")?.into(), None, &member);
             members.push(Value::String(code));
         }
-        let limit_tracks: Vec<i64> = team
-            .ids("limit_tracks")?
-            .into_iter()
+        let upstream_limits = team.ids("limit_tracks")?;
+        let limit_tracks: Vec<i64> = upstream_limits
+            .iter()
+            .copied()
             .filter(|id| tracks.contains(id))
             .collect();
-        out.push(json!({
+        // Limited to other events' tracks only, pretalx's reviewer sees
+        // nothing of this event; `[]` would mean every track here, so the
+        // team reviews nothing here (fail closed).
+        let is_reviewer = if !upstream_limits.is_empty() && limit_tracks.is_empty() {
+            json!(false)
+        } else {
+            team.raw("is_reviewer")?
+        };
+        let mut mapped = json!({
             "name": team.str("name")?,
             "members": members,
             "can_change_submissions": team.raw("can_change_submissions")?,
-            "is_reviewer": team.raw("is_reviewer")?,
+            "is_reviewer": is_reviewer,
             "force_hide_speaker_names": team.raw("force_hide_speaker_names")?,
             "limit_tracks": limit_tracks,
-        }));
+            "id": team.i64("id")?,
+            "all_events": all_events,
+            "limit_events": team.ids_or_codes("limit_events")?,
+        });
+        // The organiser-level rights, where this pretalx shows them.
+        for right in [
+            "can_create_events",
+            "can_change_teams",
+            "can_change_organiser_settings",
+            "can_change_event_settings",
+        ] {
+            if let Some(value) = team.value.get(right) {
+                mapped[right] = value.clone();
+            }
+        }
+        out.push(mapped);
     }
     Ok(out)
 }
@@ -1571,7 +1595,8 @@ mod tests {
             json!([
                 {"id": 1, "name": "Orga", "all_events": false, "limit_events": ["CONF"],
                  "limit_tracks": [2, 99], "can_change_submissions": true, "is_reviewer": false,
-                 "force_hide_speaker_names": false, "invites": [],
+                 "force_hide_speaker_names": false, "invites": [], "can_change_teams": true,
+                 "can_create_events": false,
                  "members": [{"code": "ORG1", "name": "Olga", "email": "olga@example.org"},
                              {"code": "SPK1", "name": "Ada", "email": "ada@example.org"}]},
                 {"id": 2, "name": "Other event", "all_events": false, "limit_events": ["other"],
@@ -1590,9 +1615,12 @@ mod tests {
             json!([
                 // Track 99 belongs to another of the organiser's events.
                 {"name": "Orga", "members": ["ORG1", "SPK1"], "can_change_submissions": true,
-                 "is_reviewer": false, "force_hide_speaker_names": false, "limit_tracks": [2]},
+                 "is_reviewer": false, "force_hide_speaker_names": false, "limit_tracks": [2],
+                 "id": 1, "all_events": false, "limit_events": ["CONF"],
+                 "can_change_teams": true, "can_create_events": false},
                 {"name": "Reviewers", "members": [], "can_change_submissions": false,
-                 "is_reviewer": true, "force_hide_speaker_names": true, "limit_tracks": []},
+                 "is_reviewer": true, "force_hide_speaker_names": true, "limit_tracks": [],
+                 "id": 3, "all_events": true, "limit_events": []},
             ])
         );
         assert_eq!(
@@ -1608,6 +1636,25 @@ mod tests {
                 .message,
             "GET http://up/api/events/conf/teams/: results[0].members[0]: expected an object (the list was read with expand=members)"
         );
+    }
+
+    #[test]
+    fn a_reviewer_team_limited_to_other_events_tracks_reviews_nothing_here() {
+        // pretalx shows such a reviewer only submissions of those tracks:
+        // none of this event's. An empty `limit_tracks` would mean every
+        // track, so the team is no reviewer team here (fail closed).
+        let teams = list(
+            "teams",
+            json!([
+                {"id": 4, "name": "Other track", "all_events": true, "limit_events": [],
+                 "limit_tracks": [99], "can_change_submissions": false, "is_reviewer": true,
+                 "force_hide_speaker_names": false, "invites": [],
+                 "members": [{"code": "REV1", "name": "Rita", "email": "rita@example.org"}]},
+            ]),
+        );
+        let event = map_event(&raw(), Some(&teams), &mut BTreeMap::new()).unwrap();
+        assert_eq!(event["teams"][0]["is_reviewer"], json!(false));
+        assert_eq!(event["teams"][0]["limit_tracks"], json!([]));
     }
 
     #[test]

@@ -27,4 +27,5 @@ mod sync_https;
 mod texts;
 mod transport;
 mod v1_lists;
+mod v1_schedules;
 mod versions;

@@ -523,7 +523,9 @@ async fn v1_get(client: &Client, path: &str) -> Reply {
 /// code (from the v1 list of the resource) for a detail path; None when
 /// that list has nothing to take it from.
 async fn concrete(client: &Client, path: &str) -> Option<String> {
-    let path = path.replace("{event}", "democon");
+    let path = path
+        .replace("{event}", "democon")
+        .replace("{organiser}", "democonorg");
     let Some(start) = path.find("/{") else {
         return Some(path);
     };
@@ -553,7 +555,15 @@ async fn concrete(client: &Client, path: &str) -> Option<String> {
 /// fails here.
 #[tokio::test]
 async fn the_v1_document_has_every_path_v1_serves() {
-    let server = TestServer::start(&[democon()]).await;
+    // An organiser whose teams the organiser's token may read.
+    let mut dataset = democon();
+    dataset["events"][0]["organiser"] = json!("democonorg");
+    for team in dataset["events"][0]["teams"].as_array_mut().unwrap() {
+        if team["can_change_submissions"] == json!(true) {
+            team["can_change_teams"] = json!(true);
+        }
+    }
+    let server = TestServer::start(&[dataset]).await;
     let orga = server.token(democon_tokens::ORGA);
     let v1_doc = v1_get(&server.anon(), "/api/openapi.json").await;
     assert_eq!(v1_doc.status, 200);
@@ -613,8 +623,9 @@ async fn the_v1_document_has_every_path_v1_serves() {
         v1_doc["paths"].as_object().unwrap().len(),
         "every path of the v1 document is a route"
     );
-    // 3 of the API, 2 of events, 2 each of 12 resources, and talks/{code}.
-    assert_eq!(served.len(), 3 + 2 + 24 + 1, "{served:?}");
+    // 3 of the API, 2 of events, 2 each of 12 resources and of an
+    // organiser's teams, and talks/{code}.
+    assert_eq!(served.len(), 3 + 2 + 24 + 2 + 1, "{served:?}");
 
     // What each operation reads, as the v1 handlers read it.
     let names = |path: &str| -> Vec<String> {

@@ -136,13 +136,7 @@ pub(super) fn event(
     v: &Value,
 ) -> Option<Event> {
     let mut o = Obj::open(cx, path, v)?;
-    let slug = o.req(cx, "slug", |cx, p, v| match v {
-        Value::String(s) if is_slug(s) => Some(s.clone()),
-        other => {
-            cx.err(p, format!("invalid slug {}", describe(other)));
-            None
-        }
-    });
+    let slug = o.req(cx, "slug", slug_value);
     if let Some(slug) = &slug {
         if let Some(first) = first_seen(slugs, slug.to_lowercase(), path) {
             cx.err(
@@ -180,6 +174,7 @@ pub(super) fn event(
         languages(cx, p, v, &locale)
     });
     let email = o.opt_str(cx, "email", "");
+    let organiser = o.nullable(cx, "organiser", slug_value);
     let logo = o.opt_url(cx, "logo");
     let header_image = o.opt_url(cx, "header_image");
     let custom_domain = o.opt_url(cx, "custom_domain");
@@ -230,7 +225,10 @@ pub(super) fn event(
     let tags = o.list(cx, "tags", |cx, p, v| {
         tag(cx, &mut scope, &mut tag_names, p, v)
     });
-    let teams = o.list(cx, "teams", |cx, p, v| team(cx, &scope, p, v));
+    let mut team_ids = HashMap::new();
+    let teams = o.list(cx, "teams", |cx, p, v| {
+        team(cx, &scope, &mut team_ids, p, v)
+    });
     let questions = o.list(cx, "questions", |cx, p, v| question(cx, &mut scope, p, v));
     let speakers = o.list(cx, "speakers", |cx, p, v| speaker(cx, &mut scope, p, v));
     let submissions = o.list(cx, "submissions", |cx, p, v| {
@@ -299,6 +297,7 @@ pub(super) fn event(
         logo,
         header_image,
         custom_domain,
+        organiser,
     })
 }
 
@@ -659,11 +658,30 @@ pub(super) fn tag(
     })
 }
 
-pub(super) fn team(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Option<Team> {
+/// An event or organiser slug.
+fn slug_value(cx: &mut Cx, p: &Path<'_>, v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if is_slug(s) => Some(s.clone()),
+        other => {
+            cx.err(p, format!("invalid slug {}", describe(other)));
+            None
+        }
+    }
+}
+
+pub(super) fn team(
+    cx: &mut Cx,
+    scope: &Scope,
+    ids: &mut HashMap<i64, String>,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Team> {
     let mut o = Obj::open(cx, path, v)?;
     let name = o.req_str(cx, "name");
     let members = o.list(cx, "members", |cx, p, v| cx.user_ref(p, v));
     no_duplicates(cx, &o.at("members"), &members, "member");
+    let limit_events = o.list(cx, "limit_events", slug_value);
+    no_duplicates(cx, &o.at("limit_events"), &limit_events, "event");
     let team = Team {
         name,
         members,
@@ -671,6 +689,13 @@ pub(super) fn team(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> Op
         is_reviewer: o.opt_bool(cx, "is_reviewer", false),
         force_hide_speaker_names: o.opt_bool(cx, "force_hide_speaker_names", false),
         limit_tracks: o.list(cx, "limit_tracks", |cx, p, v| scope.track(cx, p, v)),
+        id: o.nullable(cx, "id", |cx, p, v| upstream_id(cx, p, v, ids, "team id")),
+        all_events: o.opt_bool(cx, "all_events", false),
+        limit_events,
+        can_create_events: o.opt_bool(cx, "can_create_events", false),
+        can_change_teams: o.opt_bool(cx, "can_change_teams", false),
+        can_change_organiser_settings: o.opt_bool(cx, "can_change_organiser_settings", false),
+        can_change_event_settings: o.opt_bool(cx, "can_change_event_settings", false),
     };
     o.finish(cx);
     Some(team)

@@ -1766,6 +1766,10 @@ fn v1_doc() -> Value {
         {"id": 1, "name": "Quality", "weight": "2.0", "required": true, "limit_tracks": [1]},
         {"id": 2, "name": {"en": "Fit"}, "active": false, "is_independent": true}
     ]);
+    e["organiser"] = json!("democon-org");
+    e["teams"][0]["id"] = json!(1);
+    e["teams"][0]["can_change_teams"] = json!(true);
+    e["teams"][0]["limit_events"] = json!(["democon", "othercon"]);
     e["rooms"][0]["uuid"] = json!("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
     e["tracks"][0]["requires_access_code"] = json!(true);
     e["submission_types"][0]["deadline"] = json!("2026-09-15T23:59:00+02:00");
@@ -2028,6 +2032,14 @@ fn v1_fields_round_trip_through_export() {
     assert!(e["questions"][0]["options"][1].get("position").is_none());
     assert_eq!(e["submissions"][0]["resources"][0]["id"], 7);
     assert!(e["submissions"][1].get("invitation_token").is_none());
+    assert_eq!(e["organiser"], "democon-org");
+    assert_eq!(e["teams"][0]["id"], 1);
+    assert_eq!(e["teams"][0]["can_change_teams"], true);
+    assert_eq!(
+        e["teams"][0]["limit_events"],
+        json!(["democon", "othercon"])
+    );
+    assert!(e["teams"][0].get("can_create_events").is_none());
 }
 
 #[test]
@@ -2044,6 +2056,17 @@ fn v1_fields_at_their_defaults_are_not_written() {
         ("/events/0/schedule/comment", json!({})),
         ("/events/0/older_schedules", json!([])),
         ("/events/0/wip_schedule", json!(null)),
+        ("/events/0/organiser", json!(null)),
+        ("/events/0/teams/0/id", json!(null)),
+        ("/events/0/teams/0/all_events", json!(false)),
+        ("/events/0/teams/0/limit_events", json!([])),
+        ("/events/0/teams/0/can_create_events", json!(false)),
+        ("/events/0/teams/0/can_change_teams", json!(false)),
+        (
+            "/events/0/teams/0/can_change_organiser_settings",
+            json!(false),
+        ),
+        ("/events/0/teams/0/can_change_event_settings", json!(false)),
         ("/events/0/score_categories", json!([])),
         ("/events/0/rooms/0/uuid", json!(null)),
         ("/events/0/tracks/0/requires_access_code", json!(false)),
@@ -2087,6 +2110,13 @@ fn v1_fields_name_bad_values_with_their_path() {
         ("/events/0/locales", json!("en"), "events[0].locales: must be a list, got \"en\""),
         ("/events/0/content_locales", json!(["e n"]), "events[0].content_locales[0]: must be a language code (\"en\", \"pt-BR\"), got \"e n\""),
         ("/events/0/email", json!(5), "events[0].email: must be a string, got 5"),
+        ("/events/0/organiser", json!("no org"), "events[0].organiser: invalid slug \"no org\""),
+        ("/events/0/teams/0/id", json!(0), "events[0].teams[0].id: must be a positive integer or null, got 0"),
+        ("/events/0/teams/1/id", json!(1), "events[0].teams[1].id: duplicate team id 1 (also at events[0].teams[0].id)"),
+        ("/events/0/teams/0/limit_events", json!(["democon", "democon"]), "events[0].teams[0].limit_events: duplicate event"),
+        ("/events/0/teams/0/limit_events", json!(["a b"]), "events[0].teams[0].limit_events[0]: invalid slug \"a b\""),
+        ("/events/0/teams/0/can_change_teams", json!("yes"), "events[0].teams[0].can_change_teams: must be a boolean, got \"yes\""),
+        ("/events/0/teams/0/all_events", json!(null), "events[0].teams[0].all_events: must be a boolean, not null"),
         ("/events/0/logo", json!("logo.png"), "events[0].logo: must be an absolute URL, got \"logo.png\""),
         ("/events/0/header_image", json!(""), "events[0].header_image: must be an absolute URL, got \"\""),
         ("/events/0/custom_domain", json!("democon.example"), "events[0].custom_domain: must be an absolute URL, got \"democon.example\""),

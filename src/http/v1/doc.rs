@@ -39,7 +39,7 @@ const SPEAKER_EXPAND: Param = expand(
     "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): submissions, submissions.track, submissions.submission_type, submissions.speakers, answers, answers.question",
 );
 const SLOT_EXPAND: Param = expand(
-    "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): room, submission, submission.speakers, submission.track, submission.submission_type, submission.answers, submission.resources",
+    "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): room, schedule, submission, submission.speakers, submission.track, submission.submission_type, submission.tags, submission.resources",
 );
 const ANSWER_EXPAND: Param = expand(
     "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): question, options",
@@ -241,9 +241,10 @@ pub const SLOTS: Doc = Doc {
     summary: "The released schedule's slots (talks and breaks) the caller sees, by start and room",
     params: &[
         ("submission", "Submission code (any letter case)"),
-        ("schedule", "The released schedule's id"),
+        ("schedule", "A schedule's id (any schedule filter lists every release the caller sees; none: the current release)"),
         ("room", "Room id (one of the event's)"),
         ("speaker", "Speaker code (any letter case)"),
+        ("schedule_version", "A schedule's version (any letter case)"),
         ("is_visible", "`true` or `false` (also `1`, `0`); any other value is no filter"),
         q("Text in the submission's title or a shown speaker's name"),
         o("start, end, room__name or submission__title; `-` first for descending; others are ignored"),
@@ -263,18 +264,52 @@ pub const SLOT: Doc = Doc {
     body: view::<views::SlotView<'static>>,
 };
 
+const SCHEDULE_EXPAND: Param = expand(
+    "Relations to show as objects (comma-separated, repeatable, dotted for nested ones): slots, slots.room, slots.submission",
+);
+
 pub const SCHEDULES: Doc = Doc {
-    summary: "The released schedule (organisers; everyone while the schedule is public)",
-    params: &[q("Text in the version"), FIELDS, OMIT, LANG],
+    summary: "Schedules: organisers every release and the WIP schedule; everyone else the current release while the schedule is public",
+    params: &[
+        q("Text in the version"),
+        o("id, version or published; `-` first for descending; others are ignored"),
+        SCHEDULE_EXPAND,
+        FIELDS,
+        OMIT,
+        LANG,
+    ],
     shape: Shape::Page,
     body: view::<views::ScheduleView<'static>>,
 };
 
 pub const SCHEDULE: Doc = Doc {
-    summary: "The released schedule by id, or `latest`, with its slots' ids",
-    params: &[FIELDS, OMIT, LANG],
+    summary: "A schedule by id, `latest` or (organisers) `wip`, with its slots' ids",
+    params: &[SCHEDULE_EXPAND, FIELDS, OMIT, LANG],
     shape: Shape::One,
     body: view::<views::ScheduleView<'static>>,
+};
+
+const TEAM_EXPAND: Param =
+    expand("Relations to show as objects (comma-separated, repeatable): members, limit_tracks");
+
+pub const TEAMS: Doc = Doc {
+    summary: "An organiser's teams (administrators and members of a team that may change teams)",
+    params: &[
+        q("Text in the name"),
+        o("id or name; `-` first for descending; others are ignored"),
+        TEAM_EXPAND,
+        FIELDS,
+        OMIT,
+    ],
+    shape: Shape::Page,
+    body: view::<views::TeamView<'static>>,
+};
+
+pub const TEAM: Doc = Doc {
+    summary: "One of an organiser's teams",
+    params: &[TEAM_EXPAND, FIELDS, OMIT],
+    shape: Shape::One,
+    body: view::<views::TeamView<'static>>,
 };
 
 pub const TRACKS: Doc = Doc {

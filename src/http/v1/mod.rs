@@ -25,6 +25,7 @@ pub mod doc;
 pub mod reviews;
 pub mod schedule;
 pub mod submissions;
+pub mod teams;
 
 /// Rooms page by `limit` and `offset` only, 100 at a time.
 const ROOM_PAGE_SIZE: usize = 100;
@@ -486,7 +487,9 @@ pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
             }),
         ],
     );
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
+    let expansion = expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &questions, |q| {
         renderer.question(q)
     })
@@ -499,9 +502,12 @@ pub fn question(ctx: EventContext, params: Params, id: &str) -> ApiResult {
         .into_iter()
         .find(|q| q.id == id)
         .ok_or(ApiError::NotFound)?;
+    let expansion = expansion(&params);
     one(
         &params,
-        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang")).question(question),
+        &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .expanding(&expansion)
+            .question(question),
     )
 }
 
@@ -563,7 +569,9 @@ pub fn question_options(ctx: EventContext, mut params: Params) -> ApiResult {
             ("answer", |(q, i)| first_text(&q.options[*i].answer)),
         ],
     );
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
+    let expansion = expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     page(&ctx.caller, &params, pagination, &options, |(q, i)| {
         renderer.option(q, *i, true)
     })
@@ -576,9 +584,11 @@ pub fn question_option(ctx: EventContext, params: Params, id: &str) -> ApiResult
         .into_iter()
         .find(|(q, i)| q.options[*i].id == id)
         .ok_or(ApiError::NotFound)?;
+    let expansion = expansion(&params);
     one(
         &params,
         &V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+            .expanding(&expansion)
             .option(question, index, true),
     )
 }
@@ -663,6 +673,22 @@ pub fn endpoints() -> Vec<Endpoint> {
             |ctx: EventContext, Path((_, id)): Path<(String, String)>, params: Params| async move {
                 only_in_v1(&ctx.caller)?;
                 schedule::schedule(&ctx, params, &id)
+            }
+        ),
+        v1_only!(
+            "/api/organisers/{organiser}/teams",
+            doc::TEAMS,
+            |caller: Caller, Path(organiser): Path<String>, params: Params| async move {
+                only_in_v1(&caller)?;
+                teams::teams(caller, params, &organiser)
+            }
+        ),
+        v1_only!(
+            "/api/organisers/{organiser}/teams/{id}",
+            doc::TEAM,
+            |caller: Caller, Path((organiser, id)): Path<(String, String)>, params: Params| async move {
+                only_in_v1(&caller)?;
+                teams::team(caller, params, &organiser, &id)
             }
         ),
         v1_only!(

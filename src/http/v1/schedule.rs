@@ -1,22 +1,26 @@
-//! v1 `/slots/` and `/schedules/` (pretalx-v1.md §2, §6): the released
-//! schedule's slots (talks and breaks) and the release itself. Organisers
-//! see every slot; everyone else the visible slots of the submissions they
-//! see, and the breaks while the schedule is public.
+//! v1 `/slots/` and `/schedules/` (pretalx-v1.md §2, §6): the event's
+//! schedules (the current release, older releases and the work-in-progress
+//! schedule) and their slots (talks and breaks). Organisers see every
+//! schedule and slot; everyone else the current release's visible slots of
+//! the submissions they see, and its breaks while the schedule is public
+//! (`Access::sees_release`).
 
 use super::{one, page, pagination, refused, Key};
 use crate::domain::access::{Access, Role};
 use crate::domain::catalog::SubmissionIx;
-use crate::domain::views_v1::{schedule_id, SlotRef, V1Renderer};
+use crate::domain::views_v1::{release_id, release_slots, SlotFacts, SlotRef, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
 use crate::http::ApiResult;
+use crate::model::{Event, Release};
 
 /// A slot by position, kept in the lists' visible-set cache.
 #[derive(Clone, Copy)]
 enum SlotAt {
     Talk(SubmissionIx, u32),
     Break(u32),
+    Other(Release, u32),
 }
 
 impl SlotAt {
@@ -24,65 +28,146 @@ impl SlotAt {
         match *slot {
             SlotRef::Talk { sub, index } => SlotAt::Talk(sub, index as u32),
             SlotRef::Break { index, .. } => SlotAt::Break(index as u32),
+            SlotRef::Other { release, index, .. } => SlotAt::Other(release, index as u32),
         }
     }
 
     fn get<'a>(self, access: &Access<'a>) -> Option<SlotRef<'a>> {
+        let event = &access.data.event;
         Some(match self {
             SlotAt::Talk(sub, index) => SlotRef::Talk {
                 sub,
                 index: index as usize,
             },
-            SlotAt::Break(index) => {
-                let schedule = access.data.event.schedule.as_ref()?;
-                SlotRef::Break {
-                    index: index as usize,
-                    item: schedule.breaks.get(index as usize)?,
-                }
-            }
+            SlotAt::Break(index) => SlotRef::Break {
+                index: index as usize,
+                item: event.schedule.as_ref()?.breaks.get(index as usize)?,
+            },
+            SlotAt::Other(release, index) => SlotRef::Other {
+                release,
+                index: index as usize,
+                item: release_slots(event, release).get(index as usize)?,
+            },
         })
     }
 }
 
-/// The caller's slots in the default order: by start, then room position.
-fn visible_slots<'a>(access: &Access<'a>) -> Vec<SlotRef<'a>> {
-    let data = access.data;
-    let event = &data.event;
-    let Some(schedule) = &event.schedule else {
-        return Vec::new();
-    };
-    let orga = access.role == Role::Organiser;
-    let mut slots: Vec<SlotRef> = SubmissionIx::all(event.submissions.len())
-        .filter(|&i| orga || access.sees_submission_at(i))
-        .flat_map(|i| {
-            let sub = &event.submissions[i];
-            (0..sub.slots.len())
-                .filter(move |&index| orga || sub.slots[index].is_visible)
-                .map(move |index| SlotRef::Talk { sub: i, index })
-        })
-        .collect();
-    if orga || access.schedule_visible() {
-        slots.extend(
-            schedule
-                .breaks
+/// The schedules whose slots the caller may see: the current release
+/// (its slots are then chosen one by one, below), and the others the
+/// caller sees.
+fn shown_releases(access: &Access) -> Vec<Release> {
+    access
+        .data
+        .event
+        .releases()
+        .filter(|&r| r == Release::Current || access.sees_release(r))
+        .collect()
+}
+
+/// The caller's slots of `release`, unsorted.
+fn slots_of<'a>(access: &Access<'a>, release: Release) -> Vec<SlotRef<'a>> {
+    let event = &access.data.event;
+    match release {
+        Release::Current => {
+            let Some(schedule) = &event.schedule else {
+                return Vec::new();
+            };
+            let orga = access.role == Role::Organiser;
+            let mut slots: Vec<SlotRef> = SubmissionIx::all(event.submissions.len())
+                .filter(|&i| orga || access.sees_submission_at(i))
+                .flat_map(|i| {
+                    let sub = &event.submissions[i];
+                    (0..sub.slots.len())
+                        .filter(move |&index| orga || sub.slots[index].is_visible)
+                        .map(move |index| SlotRef::Talk { sub: i, index })
+                })
+                .collect();
+            if access.sees_release(Release::Current) {
+                slots.extend(
+                    schedule
+                        .breaks
+                        .iter()
+                        .enumerate()
+                        .map(|(index, item)| SlotRef::Break { index, item }),
+                );
+            }
+            slots
+        }
+        Release::Older(_) | Release::Wip if access.sees_release(release) => {
+            release_slots(event, release)
                 .iter()
                 .enumerate()
-                .map(|(index, item)| SlotRef::Break { index, item }),
-        );
+                .map(|(index, item)| SlotRef::Other {
+                    release,
+                    index,
+                    item,
+                })
+                .collect()
+        }
+        Release::Older(_) | Release::Wip => Vec::new(),
     }
-    let start_and_room = |slot: &SlotRef| {
-        let (start, room) = match *slot {
-            SlotRef::Talk { sub, index } => {
-                let s = &event.submissions[sub].slots[index];
-                (s.start, s.room)
-            }
-            SlotRef::Break { item, .. } => (Some(item.start), item.room),
-        };
-        let position = room.and_then(|id| data.room(id)).and_then(|r| r.position);
-        (start.is_none(), start, position.is_none(), position, room)
-    };
-    slots.sort_by_key(start_and_room);
+}
+
+/// The caller's slots of `releases`, in the default order: by start, then
+/// room position (pretalx's `start`, `room__position`).
+fn slots_in<'a>(access: &Access<'a>, releases: &[Release]) -> Vec<SlotRef<'a>> {
+    let data = access.data;
+    let mut slots: Vec<SlotRef> = releases.iter().flat_map(|&r| slots_of(access, r)).collect();
+    slots.sort_by_cached_key(|slot| {
+        let facts = slot.facts(data);
+        let position = facts
+            .room
+            .and_then(|id| data.room(id))
+            .and_then(|r| r.position);
+        (
+            facts.start.is_none(),
+            facts.start,
+            position.is_none(),
+            position,
+            facts.room,
+        )
+    });
     slots
+}
+
+/// pretalx's slot filters: with any of them in the query (even empty),
+/// the list covers every schedule the caller sees, else only the current
+/// release.
+const SLOT_FILTERS: [&str; 6] = [
+    "submission",
+    "schedule",
+    "schedule_version",
+    "speaker",
+    "room",
+    "is_visible",
+];
+
+const INVALID_CHOICE: &str =
+    "Select a valid choice. That choice is not one of the available choices.";
+
+/// The schedule among `releases` that `matches` picks, else a 400 for
+/// `name` (a ModelChoiceFilter's answer).
+fn release_filter(
+    params: &mut Params,
+    name: &str,
+    releases: &[Release],
+    matches: impl Fn(&str, Release) -> bool,
+) -> Option<Release> {
+    let raw = params.get(name)?.to_string();
+    let found = releases.iter().copied().find(|&r| matches(&raw, r));
+    if found.is_none() {
+        params.error(name, INVALID_CHOICE);
+    }
+    found
+}
+
+/// A release's version as pretalx stores it (the WIP schedule has none).
+fn stored_version(event: &Event, release: Release) -> Option<&str> {
+    match release {
+        Release::Current => event.schedule.as_ref().map(|s| s.version.as_str()),
+        Release::Older(i) => event.older_schedules.get(i).map(|s| s.version.as_str()),
+        Release::Wip => None,
+    }
 }
 
 pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
@@ -103,57 +188,67 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
             }
         },
     };
-    // The released schedule is the only one the data holds: its id keeps
-    // every slot, any other id is unknown.
-    let _schedule = match params.get("schedule").map(str::to_string) {
-        None => None,
-        Some(raw) => match digits_id(&raw).filter(|id| Some(*id) == schedule_id(event)) {
-            Some(id) => Some(id),
-            None => {
-                params.error(
-                    "schedule",
-                    format!("Select a valid choice. {raw} is not one of the available choices."),
-                );
-                None
-            }
-        },
-    };
+    // The choices are every schedule of the event, as in pretalx; one the
+    // caller may not see lists nothing.
+    let all: Vec<Release> = event.releases().collect();
+    let schedule = release_filter(&mut params, "schedule", &all, |raw, r| {
+        digits_id(raw).is_some_and(|id| Some(id) == release_id(event, r))
+    });
+    // pretalx answers 400 for every value (its filter compares a version
+    // with a schedule): confapi filters by the version, in any case.
+    let schedule_version = release_filter(&mut params, "schedule_version", &all, |raw, r| {
+        stored_version(event, r).is_some_and(|v| v.to_lowercase() == raw.to_lowercase())
+    });
     let is_visible = super::boolean(&params, "is_visible");
     params.check()?;
+    let any_filter = params
+        .pairs
+        .iter()
+        .any(|(k, _)| SLOT_FILTERS.contains(&k.as_str()));
+    let shown = shown_releases(&access);
+    let releases: Vec<Release> = match schedule.or(schedule_version) {
+        Some(release) => shown.into_iter().filter(|&r| r == release).collect(),
+        None if any_filter => shown,
+        None => vec![Release::Current],
+    };
+    let both = schedule.zip(schedule_version);
     let submission = params.get("submission").map(str::to_lowercase);
     let speaker = params.get("speaker").map(str::to_lowercase);
     let q = params.get("q").map(str::to_lowercase);
     let users = &ctx.caller.catalog.users;
     let o = params.get("o").map(str::to_string);
-    let key = format!("{room:?} {is_visible:?} {submission:?} {speaker:?} {q:?} {o:?}");
+    let key = format!(
+        "{releases:?} {both:?} {room:?} {is_visible:?} {submission:?} {speaker:?} {q:?} {o:?}"
+    );
+    let expansion = super::expansion(&params);
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .expanding(&expansion);
     let kept = ctx.visible_set(&access, "v1-slots", key, || {
-        let mut slots: Vec<SlotRef> = visible_slots(&access)
+        if both.is_some_and(|(a, b)| a != b) {
+            return Vec::new();
+        }
+        let mut slots: Vec<(SlotRef, SlotFacts)> = slots_in(&access, &releases)
             .into_iter()
-            .filter(|slot| {
-                let (sub, visible, slot_room) = match *slot {
-                    SlotRef::Talk { sub, index } => {
-                        let s = &event.submissions[sub];
-                        (Some(s), s.slots[index].is_visible, s.slots[index].room)
-                    }
-                    SlotRef::Break { item, .. } => (None, true, item.room),
-                };
+            .map(|slot| (slot, slot.facts(data)))
+            .filter(|(slot, facts)| {
+                let sub = facts.sub.map(|i| (i, &event.submissions[i]));
                 let shows_names = |i| !access.anonymised_at(i, false);
-                let position = match *slot {
-                    SlotRef::Talk { sub, .. } => Some(sub),
-                    SlotRef::Break { .. } => None,
+                let code = match slot {
+                    SlotRef::Other { item, .. } => item.submission.as_deref(),
+                    _ => sub.map(|(_, s)| s.code.as_str()),
                 };
-                room.is_none_or(|r| slot_room == Some(r))
-                    && is_visible.is_none_or(|v| v == visible)
+                room.is_none_or(|r| facts.room == Some(r))
+                    && is_visible.is_none_or(|v| v == facts.is_visible)
                     && submission
                         .as_ref()
-                        .is_none_or(|code| sub.is_some_and(|s| s.code.to_lowercase() == *code))
+                        .is_none_or(|wanted| code.is_some_and(|c| c.to_lowercase() == *wanted))
                     && speaker.as_ref().is_none_or(|code| {
-                        sub.zip(position).is_some_and(|(s, i)| {
+                        sub.is_some_and(|(i, s)| {
                             shows_names(i) && s.speakers.iter().any(|c| c.to_lowercase() == *code)
                         })
                     })
                     && q.as_ref().is_none_or(|q| {
-                        sub.zip(position).is_some_and(|(s, i)| {
+                        sub.is_some_and(|(i, s)| {
                             let anonymised = !shows_names(i);
                             let title = crate::domain::views::shown_texts(s, anonymised).title;
                             title.to_lowercase().contains(q.as_str())
@@ -171,41 +266,52 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
             let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
             // pretalx's ordering fields; any other keeps the default order.
             if matches!(field, "start" | "end" | "room__name" | "submission__title") {
-                let key = |slot: &SlotRef| -> Key {
-                    let (start, end, room, title) = match *slot {
-                        SlotRef::Talk { sub, index } => {
-                            let s = &event.submissions[sub];
-                            let item = &s.slots[index];
-                            (item.start, item.end, item.room, s.title.to_lowercase())
-                        }
-                        SlotRef::Break { item, .. } => {
-                            (Some(item.start), Some(item.end), item.room, String::new())
-                        }
+                // pretalx orders by that field alone: ties come by id.
+                slots.sort_by_cached_key(|(slot, _)| renderer.slot_id(*slot));
+                let key = |(_, facts): &(SlotRef, SlotFacts)| -> Key {
+                    let text = |t: Option<crate::model::Timestamp>| {
+                        Key::Text(t.map(|t| t.to_rfc3339()).unwrap_or_default())
                     };
                     match field {
-                        "start" => Key::Text(start.map(|t| t.to_rfc3339()).unwrap_or_default()),
-                        "end" => Key::Text(end.map(|t| t.to_rfc3339()).unwrap_or_default()),
+                        "start" => text(facts.start),
+                        "end" => text(facts.end),
                         "room__name" => Key::Text(
-                            room.and_then(|id| data.room(id))
+                            facts
+                                .room
+                                .and_then(|id| data.room(id))
                                 .and_then(|r| r.name.texts().next())
                                 .unwrap_or("")
                                 .to_lowercase(),
                         ),
-                        _ => Key::Text(title),
+                        _ => Key::Text(
+                            facts
+                                .sub
+                                .map(|i| event.submissions[i].title.to_lowercase())
+                                .unwrap_or_default(),
+                        ),
                     }
                 };
                 super::sort_by(&mut slots, descending, key);
             }
         }
-        slots.iter().map(SlotAt::of).collect::<Vec<_>>()
+        slots
+            .iter()
+            .map(|(slot, _)| SlotAt::of(slot))
+            .collect::<Vec<_>>()
     });
-    let expansion = super::expansion(&params);
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
     // Only the page's slots are looked up again.
     page(&ctx.caller, &params, pagination, &kept, |at| {
         at.get(&access).map(|slot| renderer.slot(slot))
     })
+}
+
+/// The slot with this id among every schedule the caller sees.
+fn find_slot<'a>(access: &Access<'a>, renderer: &V1Renderer<'a>, id: &str) -> Option<SlotRef<'a>> {
+    let id = digits_id(id)?;
+    shown_releases(access)
+        .into_iter()
+        .flat_map(|r| slots_of(access, r))
+        .find(|slot| renderer.slot_id(*slot) == id)
 }
 
 pub fn slot(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
@@ -213,17 +319,13 @@ pub fn slot(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
-    let id = digits_id(id).ok_or(ApiError::NotFound)?;
-    let slot = visible_slots(&access)
-        .into_iter()
-        .find(|slot| renderer.slot_id(*slot) == id)
-        .ok_or(ApiError::NotFound)?;
+    let slot = find_slot(&access, &renderer, id).ok_or(ApiError::NotFound)?;
     one(&params, &renderer.slot(slot))
 }
 
 /// Organisers always; everyone else while the schedule is public.
-fn sees_schedule(ctx: &EventContext, access: &Access) -> Result<(), ApiError> {
-    if access.role == Role::Organiser || access.schedule_visible() {
+fn sees_schedules(ctx: &EventContext, access: &Access) -> Result<(), ApiError> {
+    if access.sees_release(Release::Current) {
         Ok(())
     } else {
         Err(refused(&ctx.caller))
@@ -232,42 +334,68 @@ fn sees_schedule(ctx: &EventContext, access: &Access) -> Result<(), ApiError> {
 
 pub fn schedules(ctx: &EventContext, params: Params) -> ApiResult {
     let access = ctx.access();
-    sees_schedule(ctx, &access)?;
+    sees_schedules(ctx, &access)?;
     let pagination = pagination(ctx, &params)?;
-    let expansion = super::expansion(&params);
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion);
+    let event = &ctx.event.event;
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     let q = params.get("q").map(str::to_lowercase);
-    // The data holds one release: the list is it, or nothing.
-    let listed: Vec<()> = renderer
-        .schedule(None)
-        .filter(|s| {
-            q.as_ref()
-                .is_none_or(|q| s.version.to_lowercase().contains(q.as_str()))
+    // pretalx searches the stored version, which the WIP schedule lacks.
+    let mut listed: Vec<Release> = event
+        .releases()
+        .filter(|&r| access.sees_release(r))
+        .filter(|&r| {
+            q.as_ref().is_none_or(|q| {
+                stored_version(event, r).is_some_and(|v| v.to_lowercase().contains(q.as_str()))
+            })
         })
-        .map(|_| ())
-        .into_iter()
         .collect();
-    page(&ctx.caller, &params, pagination, &listed, |_| {
-        renderer.schedule(None)
+    // By `-published`, then id; the WIP schedule (never published) last,
+    // as SQLite sorts null.
+    let published = |r: &Release| match r {
+        Release::Current => event.schedule.as_ref().and_then(|s| s.published),
+        Release::Older(i) => event.older_schedules.get(*i).map(|s| s.published),
+        Release::Wip => None,
+    };
+    let id = |r: &Release| release_id(event, *r);
+    listed.sort_by(|a, b| {
+        published(b)
+            .cmp(&published(a))
+            .then_with(|| id(a).cmp(&id(b)))
+    });
+    if let Some(o) = params.get("o") {
+        let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
+        match field {
+            "id" => super::sort_by(&mut listed, descending, |r| Key::Int(id(r))),
+            "version" => super::sort_by(&mut listed, descending, |r| {
+                stored_version(event, *r).map(str::to_string)
+            }),
+            "published" => super::sort_by(&mut listed, descending, published),
+            _ => {}
+        }
+    }
+    page(&ctx.caller, &params, pagination, &listed, |&r| {
+        renderer.schedule(r, None)
     })
 }
 
 pub fn schedule(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
-    sees_schedule(ctx, &access)?;
+    sees_schedules(ctx, &access)?;
     let event = &ctx.event.event;
-    let current = schedule_id(event).ok_or(ApiError::NotFound)?;
-    if id != "latest" && digits_id(id) != Some(current) {
-        return Err(ApiError::NotFound);
+    let release = match id {
+        "latest" => Some(Release::Current),
+        "wip" => Some(Release::Wip),
+        _ => digits_id(id)
+            .and_then(|id| event.releases().find(|&r| release_id(event, r) == Some(id))),
     }
+    .filter(|&r| access.sees_release(r))
+    .ok_or(ApiError::NotFound)?;
     let expansion = super::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
-    let slots = visible_slots(&access)
-        .into_iter()
-        .map(|slot| renderer.slot_id(slot))
-        .collect();
-    let view = renderer.schedule(Some(slots)).ok_or(ApiError::NotFound)?;
+    let slots = slots_in(&access, &[release]);
+    let view = renderer
+        .schedule(release, Some(&slots))
+        .ok_or(ApiError::NotFound)?;
     one(&params, &view)
 }
