@@ -825,10 +825,11 @@ class Normaliser:
     def i18n(self, value):
         """(3) Unset translated texts: pretalx writes null, {} or
         {"en": ""} depending on how the row was written (pretalx-v1.md
-        5.4), confapi's dataset has one empty value, {} (dataset.md:
-        translated texts are objects; the mirror stores null as {},
-        README "What pretalx 2024.x sends"). All three are {}; with
-        `lang` both write ""."""
+        5.4). The mirror keeps null and the object as pretalx sends them
+        for the nullable texts (rooms' description and speaker_info,
+        tracks' and tags' description, questions' help_text: dataset.md),
+        but other texts (a break's description, a release's comment) it
+        stores as {}. All three are {}; with `lang` both write ""."""
         def fix(obj):
             if isinstance(obj, dict):
                 out = {}

@@ -15,8 +15,8 @@ use super::time::{format_in, is_midnight_in};
 
 /// A translated text as v1 writes it: the object of its locales, or with
 /// `lang` (one of the event's locales) that locale's text as a plain
-/// string, `""` when it has none; `null` for a text never set, with or
-/// without `lang` (DRF leaves a null attribute null).
+/// string, `""` when it has none (also for a text never set, as pretalx
+/// writes it); without `lang`, `null` for a text never set.
 #[derive(Clone, Copy)]
 pub struct Text<'a> {
     value: &'a I18n,
@@ -25,7 +25,7 @@ pub struct Text<'a> {
 
 impl Serialize for Text<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.value.is_null() {
+        if self.value.is_null() && self.lang.is_none() {
             return serializer.serialize_none();
         }
         match self.lang {
