@@ -73,6 +73,19 @@ pub fn portable(dataset: &mut Dataset) {
         for submission in &mut event.submissions {
             submission.resources.retain(|r| r.is_public);
         }
+        // The organiser and its teams' v1 fields (`teams/`).
+        event.organiser = None;
+        for team in &mut event.teams {
+            *team = Team {
+                name: std::mem::take(&mut team.name),
+                members: std::mem::take(&mut team.members),
+                can_change_submissions: team.can_change_submissions,
+                is_reviewer: team.is_reviewer,
+                force_hide_speaker_names: team.force_hide_speaker_names,
+                limit_tracks: std::mem::take(&mut team.limit_tracks),
+                ..Team::default()
+            };
+        }
     }
     v1::clear(dataset);
 }
@@ -2834,6 +2847,32 @@ mod tests {
         };
         assert_eq!(count(&plain, false), 0);
         assert_eq!(count(&plain, true), count(&dataset, true));
+        // Nor does it write the organiser and the teams' organiser-level
+        // fields (`shared/spec/dataset.md` knows neither).
+        let written = crate::dataset::export::to_json(&plain);
+        for event in written["events"].as_array().unwrap() {
+            assert!(event.get("organiser").is_none());
+            for team in event["teams"].as_array().unwrap() {
+                let mut keys: Vec<&str> = team
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .map(|k| k.as_str())
+                    .collect();
+                keys.sort_unstable();
+                assert_eq!(
+                    keys,
+                    [
+                        "can_change_submissions",
+                        "force_hide_speaker_names",
+                        "is_reviewer",
+                        "limit_tracks",
+                        "members",
+                        "name"
+                    ]
+                );
+            }
+        }
         // A talk on the public schedule with a private resource beside a public one.
         assert!(event.submissions.iter().any(|s| {
             s.slots.iter().any(|sl| sl.is_visible)
