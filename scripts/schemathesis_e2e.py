@@ -52,12 +52,14 @@ def v1_get(url, path):
 def config_with_derived_ids(url, workdir):
     """scripts/schemathesis.toml plus the ids confapi derives (democon has no
     schedule id upstream): the released schedule's, for `schedule=` of v1's
-    slots (400 for any other), and one slot's, for `/slots/{id}/`."""
+    slots (400 for any other), its version for `schedule_version=` (400
+    for a version the event has not), and one slot's, for `/slots/{id}/`."""
     schedule = v1_get(url, "/api/events/democon/schedules/latest/")
     slot = schedule["slots"][0]
     with open(CONFIG, encoding="utf-8") as fp:
         text = fp.read()
-    text = text.replace("[parameters]\n", f"[parameters]\n\"query.schedule\" = {schedule['id']}\n", 1)
+    text = text.replace("[parameters]\n", f"[parameters]\n\"query.schedule\" = {schedule['id']}\n"
+                        f"\"query.schedule_version\" = {json.dumps(schedule['version'])}\n", 1)
     text += ("\n[[operations]]\ninclude-path = \"/api/events/{event}/slots/{id}/\"\n"
              f"parameters = {{ \"path.id\" = {slot} }}\n")
     path = os.path.join(workdir, "schemathesis.toml")
