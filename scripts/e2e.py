@@ -3,6 +3,7 @@ loopback port, and psql for PostgreSQL housekeeping. Standard library only."""
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import time
@@ -85,3 +86,15 @@ class Server:
         with open(self.log_path, encoding="utf-8", errors="replace") as fp:
             return [line.strip() for line in fp
                     if " ERROR " in line or re.search(r"status=5\d\d", line)]
+
+
+def tear_down(server, upstream, work, keep):
+    """Stops the mirror's server (if it started) and the upstream, and
+    removes the work directory unless `keep` (then names it)."""
+    if server:
+        server.stop()
+    upstream.stop()
+    if keep:
+        print(f"     kept {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)

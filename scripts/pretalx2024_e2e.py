@@ -84,7 +84,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Checks, Server, fresh_postgres_database  # noqa: E402
+from e2e import Checks, Server, fresh_postgres_database, tear_down  # noqa: E402
 from pretalx2024_upstream import SLUG, VERSION, Upstream2024  # noqa: E402
 
 check = Checks(limit=3000)
@@ -332,13 +332,7 @@ def main():
         problems = server.log_problems()
         check("the mirror logged no error or 5xx", not problems, problems[:5])
     finally:
-        if server:
-            server.stop()
-        upstream.stop()
-        if args.keep:
-            print(f"     kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down(server, upstream, work, args.keep)
     print(f"     {label}, {time.monotonic() - started:.0f}s")
     print(f"pretalx2024 e2e ({label}): {check.passed} passed, {check.failed} failed")
     sys.exit(1 if check.failed else 0)

@@ -72,7 +72,6 @@ N failed" (one per request compared).
 import argparse
 import json
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -80,6 +79,7 @@ import urllib.parse
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import tear_down  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import every, get_json, mirror, request  # noqa: E402
 from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG  # noqa: E402
@@ -1203,13 +1203,7 @@ def main():
         total = Counter(failed=1)
         print(f"FAIL set-up: {err}")
     finally:
-        if server:
-            server.stop()
-        upstream.stop()
-        if args.keep:
-            print(f"     kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down(server, upstream, work, args.keep)
     print(f"pretalx v1 diff ({label}): {total['passed']} passed, {total['failed']} failed")
     sys.exit(1 if total["failed"] or failed_setup else 0)
 

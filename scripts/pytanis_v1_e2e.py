@@ -38,12 +38,12 @@ failure for a mirror that logged errors).
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import tear_down  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import mirror  # noqa: E402
 from pretalx_upstream import SLUG  # noqa: E402
@@ -128,13 +128,7 @@ def main():
         failed += 1
         print(f"FAIL set-up: {err}")
     finally:
-        if server:
-            server.stop()
-        upstream.stop()
-        if args.keep:
-            print(f"     kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down(server, upstream, work, args.keep)
     print(f"pytanis v1 e2e ({label}): {passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
