@@ -28,6 +28,9 @@ pub struct CatalogCache {
     /// One load at a time, whoever asks (the poller, or `refresh`).
     loading: tokio::sync::Mutex<()>,
     pub stats: ReloadStats,
+    /// The generation served, for those who wait for the next one (the
+    /// change feed's streams).
+    served: tokio::sync::watch::Sender<i64>,
 }
 
 /// What the last poll found.
@@ -72,6 +75,7 @@ impl CatalogCache {
             }),
             loading: tokio::sync::Mutex::new(()),
             stats: ReloadStats::default(),
+            served: tokio::sync::watch::channel(-1).0,
         }
     }
 
@@ -90,6 +94,11 @@ impl CatalogCache {
             }
         });
         cache
+    }
+
+    /// Wakes on every new catalog served.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<i64> {
+        self.served.subscribe()
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -212,9 +221,12 @@ impl CatalogCache {
             rebuilt,
             patched,
         } = built;
-        let catalog = catalog.map_err(|slugs| {
+        let mut catalog = catalog.map_err(|slugs| {
             StoreError::Corrupt(format!("events {slugs:?} can be neither patched nor read"))
         })?;
+        catalog.feed = self
+            .load_feed(&cached, same_database, &catalog.version)
+            .await?;
         let catalog = Arc::new(catalog);
         let elapsed = started.elapsed();
         tracing::info!(
@@ -236,14 +248,46 @@ impl CatalogCache {
         self.stats
             .last_reload_micros
             .store(elapsed.as_micros() as u64, Ordering::Relaxed);
+        let generation = catalog.version.generation;
         let previous = std::mem::replace(
             &mut *self.current.write().unwrap_or_else(|e| e.into_inner()),
             catalog,
         );
         self.health().ready = true;
+        self.served.send_replace(generation);
         drop(cached);
         retire(previous);
         Ok(())
+    }
+}
+
+impl CatalogCache {
+    /// The change feeds up to `version`: what the served catalog holds,
+    /// plus the rows written since (all of them for another database).
+    async fn load_feed(
+        &self,
+        cached: &Catalog,
+        same_database: bool,
+        version: &DataVersion,
+    ) -> Result<Arc<crate::domain::feed::FeedLog>, StoreError> {
+        let empty = crate::domain::feed::FeedLog::default();
+        let held = if same_database && cached.version.generation >= 0 {
+            &*cached.feed
+        } else {
+            &empty
+        };
+        let after = if std::ptr::eq(held, &empty) {
+            -1
+        } else {
+            held.upto
+        };
+        let log = self.store.changes(after, version.generation).await?;
+        let rows = log.rows.len();
+        let feed = held
+            .extend(log.feed_from, version.generation, log.rows)
+            .map_err(StoreError::Corrupt)?;
+        tracing::debug!(rows, from = feed.from, "reload: feed read");
+        Ok(Arc::new(feed))
     }
 }
 

@@ -584,6 +584,8 @@ pub struct Catalog {
     pub speaker_users: Vec<SpeakerUsers>,
     /// Per event (same positions): its search indexes, built on first use.
     pub search: Vec<EventSearch>,
+    /// The change feeds up to this catalog's generation (`domain::feed`).
+    pub feed: Arc<super::feed::FeedLog>,
 }
 
 /// The `q` indexes of one event in one catalog (they read users' names, so
@@ -659,6 +661,7 @@ impl Catalog {
                 .collect(),
             events,
             event_versions,
+            feed: Arc::default(),
         }
     }
 

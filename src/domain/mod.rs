@@ -9,6 +9,7 @@
 
 pub mod access;
 pub mod catalog;
+pub mod feed;
 pub mod search;
 pub mod time;
 pub mod views;

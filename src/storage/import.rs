@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 use std::future::Future;
 
+use super::load::ReadTx;
 use super::plan::{self, EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{Kind, Record};
-use super::{DataVersion, ImportOptions, ImportSummary, Progress, StoreError};
+use super::{ChangeRow, DataVersion, ImportOptions, ImportSummary, Progress, StoreError};
 use crate::model::Dataset;
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -75,17 +76,26 @@ pub trait ImportTx: Send {
     /// Deletes the events `ids` and their records; returns the rows deleted.
     fn delete_events(&mut self, ids: &[i64]) -> impl Future<Output = Result<u64>> + Send;
     fn set_generation(&mut self, generation: i64) -> impl Future<Output = Result<()>> + Send;
+    /// The change feed's rows of this import (`changes::derive`).
+    fn insert_changes(&mut self, rows: &[ChangeRow]) -> impl Future<Output = Result<()>> + Send;
+    /// Drops the feed's rows of generations up to `generation` committed
+    /// before `at`, and moves `feed_from` past the last generation dropped.
+    fn prune_changes(
+        &mut self,
+        generation: i64,
+        at: &str,
+    ) -> impl Future<Output = Result<()>> + Send;
 }
 
 /// Runs an import in `tx`; the caller commits. Nothing is written when
 /// nothing changed, and the generation then stays.
-pub async fn run<T: ImportTx>(
+pub async fn run<T: ImportTx + ReadTx>(
     tx: &mut T,
     dataset: &Dataset,
     options: ImportOptions,
     progress: Option<&Progress>,
 ) -> Result<ImportSummary> {
-    let version = tx.version().await?;
+    let version = ImportTx::version(tx).await?;
     let stored_users = tx.stored_users().await?;
     let stored_events = tx.stored_events().await?;
     let absent = if options.delete_absent_events {
@@ -111,6 +121,12 @@ pub async fn run<T: ImportTx>(
         });
     }
     let generation = version.generation + 1;
+    // What each audience sees change, read before anything is written.
+    let now = chrono::Utc::now();
+    let changes =
+        super::changes::derive(tx, dataset, &plan, &stored_events, &absent, generation, now)
+            .await?;
+    tracing::debug!(elapsed = ?started.elapsed(), rows = changes.len(), "import: feed derived");
     let total = plan.writes();
     let mut done = 0u64;
     let mut tick = |n: usize| {
@@ -157,6 +173,11 @@ pub async fn run<T: ImportTx>(
         records_written += tx.delete_events(&ids).await?;
         deleted_events = absent.iter().map(|e| e.slug.clone()).collect();
     }
+    for batch in changes.chunks(BATCH / 2) {
+        tx.insert_changes(batch).await?;
+    }
+    let (old_generations, old_at) = super::changes::prune_bounds(generation, now);
+    tx.prune_changes(old_generations, &old_at).await?;
     tx.set_generation(generation).await?;
     tracing::debug!(elapsed = ?started.elapsed(), "import written");
     Ok(ImportSummary {

@@ -20,6 +20,7 @@
 //! independent of the database (`plan`); the two stores, `sqlite` and
 //! `postgres`, only run it with their own SQL on sqlx's typed pools.
 
+mod changes;
 mod import;
 mod load;
 pub mod plan;
@@ -152,6 +153,31 @@ pub struct ImportSummary {
     pub deleted_events: Vec<String>,
 }
 
+/// One audience's changes in one event at one generation: a row of the
+/// change feed (`domain::feed`), written by the import that made it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChangeRow {
+    /// The event's slug, in lower case.
+    pub event: String,
+    /// `public`, `organisers` or `user:CODE` (`domain::feed::Audience::key`).
+    pub audience: String,
+    pub generation: i64,
+    /// When the import committed: RFC 3339, UTC, fixed width.
+    pub at: String,
+    /// The changes, a JSON array of `domain::feed::Change`.
+    pub body: String,
+}
+
+/// The stored change feed after some generation.
+#[derive(Debug, Clone, Default)]
+pub struct ChangeLog {
+    /// The feed is complete for every generation after this one; older
+    /// ones came before the feed or have been pruned.
+    pub feed_from: i64,
+    /// Rows in generation order.
+    pub rows: Vec<ChangeRow>,
+}
+
 /// How an import treats what is stored.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ImportOptions {
@@ -191,6 +217,10 @@ pub trait Store: Send + Sync {
         options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary, StoreError>>;
+
+    /// The change feed's rows of generations in `(after, upto]`, oldest
+    /// first, with where the feed is complete from.
+    fn changes(&self, after: i64, upto: i64) -> BoxFuture<'_, Result<ChangeLog, StoreError>>;
 
     /// Everything stored, or only the named events (with all users).
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>>;

@@ -15,8 +15,8 @@ use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
-    BoxFuture, DataVersion, DbSettings, EventVersion, Held, ImportOptions, ImportSummary, Loaded,
-    Progress, Store, StoreError, OLD_SCHEMA,
+    BoxFuture, ChangeLog, ChangeRow, DataVersion, DbSettings, EventVersion, Held, ImportOptions,
+    ImportSummary, Loaded, Progress, Store, StoreError, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -428,9 +428,64 @@ impl ImportTx for Tx {
             .await?;
         Ok(())
     }
+
+    async fn insert_changes(&mut self, rows: &[ChangeRow]) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO changes (event, audience, generation, at, body) \
+             SELECT * FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[])",
+        )
+        .bind(rows.iter().map(|r| r.event.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.audience.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.generation).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.at.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.body.as_str()).collect::<Vec<_>>())
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn prune_changes(&mut self, generation: i64, at: &str) -> Result<()> {
+        let last: Option<i64> = sqlx::query_scalar(
+            "SELECT MAX(generation) FROM changes WHERE generation <= $1 AND at < $2",
+        )
+        .bind(generation)
+        .bind(at)
+        .fetch_one(&mut *self.0)
+        .await?;
+        if let Some(last) = last {
+            sqlx::query("DELETE FROM changes WHERE generation <= $1")
+                .bind(last)
+                .execute(&mut *self.0)
+                .await?;
+            sqlx::query("UPDATE store SET feed_from = GREATEST(feed_from, $1) WHERE id = 1")
+                .bind(last)
+                .execute(&mut *self.0)
+                .await?;
+        }
+        Ok(())
+    }
 }
 
 impl Store for PgStore {
+    fn changes(&self, after: i64, upto: i64) -> BoxFuture<'_, Result<ChangeLog>> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            let feed_from = sqlx::query_scalar("SELECT feed_from FROM store WHERE id = 1")
+                .fetch_one(&mut *tx)
+                .await?;
+            let rows = sqlx::query_as(
+                "SELECT event, audience, generation, at, body FROM changes \
+                 WHERE generation > $1 AND generation <= $2 ORDER BY generation, event, audience",
+            )
+            .bind(after)
+            .bind(upto)
+            .fetch_all(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(ChangeLog { feed_from, rows })
+        })
+    }
+
     fn version(&self) -> BoxFuture<'_, Result<DataVersion>> {
         Box::pin(async move { Ok(sqlx::query_as(VERSION).fetch_one(&self.pool).await?) })
     }

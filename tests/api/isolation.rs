@@ -24,6 +24,19 @@ struct MemoryStore {
 }
 
 impl Store for MemoryStore {
+    fn changes(
+        &self,
+        _after: i64,
+        _upto: i64,
+    ) -> BoxFuture<'_, Result<confapi::storage::ChangeLog, StoreError>> {
+        // One generation, made before the feed: nothing to report.
+        Box::pin(async {
+            Ok(confapi::storage::ChangeLog {
+                feed_from: 1,
+                rows: Vec::new(),
+            })
+        })
+    }
     fn version(&self) -> BoxFuture<'_, Result<DataVersion, StoreError>> {
         Box::pin(async {
             Ok(DataVersion {

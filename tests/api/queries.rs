@@ -51,6 +51,13 @@ impl Store for CountingStore {
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>> {
         self.inner.export(slugs)
     }
+    fn changes(
+        &self,
+        after: i64,
+        upto: i64,
+    ) -> BoxFuture<'_, Result<confapi::storage::ChangeLog, StoreError>> {
+        self.inner.changes(after, upto)
+    }
 }
 
 /// Requests make no database query at all, whatever the page size: the

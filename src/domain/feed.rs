@@ -1,0 +1,462 @@
+//! The change feed's rule: what changed in an event for one audience is the
+//! difference of that audience's own lists before and after (created: in a
+//! list now and not before; deleted: the reverse; updated: in both, and the
+//! object as that audience sees it changed). The lists and the objects are
+//! the ones the API serves (`access` decides, `views` and `views_v1`
+//! render), so the feed cannot know a rule of its own: a talk that leaves
+//! the public schedule is a deleted talk for the public, a change to
+//! internal notes is an update for organisers only.
+//!
+//! Derived at import time (`storage::import`), for every audience of the
+//! events an import changes, and stored with the generation it belongs to.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hasher;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::model::{ArcStr, Release, Timestamp, User};
+
+use super::access::{Access, ViewerClass};
+use super::catalog::{EventData, Users};
+use super::views::{QuestionSelector, Renderer};
+use super::views_v1::{release_id, V1Renderer};
+
+/// The lists a feed reports on.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedKind {
+    Submission,
+    Talk,
+    Speaker,
+    Room,
+    Question,
+    Answer,
+    Review,
+    Tag,
+    Schedule,
+}
+
+impl FeedKind {
+    pub const ALL: [FeedKind; 9] = [
+        FeedKind::Submission,
+        FeedKind::Talk,
+        FeedKind::Speaker,
+        FeedKind::Room,
+        FeedKind::Question,
+        FeedKind::Answer,
+        FeedKind::Review,
+        FeedKind::Tag,
+        FeedKind::Schedule,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FeedKind::Submission => "submission",
+            FeedKind::Talk => "talk",
+            FeedKind::Speaker => "speaker",
+            FeedKind::Room => "room",
+            FeedKind::Question => "question",
+            FeedKind::Answer => "answer",
+            FeedKind::Review => "review",
+            FeedKind::Tag => "tag",
+            FeedKind::Schedule => "schedule",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FeedKind> {
+        FeedKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Created,
+    Updated,
+    Deleted,
+}
+
+/// What identifies an object in its list: a code where the API has one
+/// (submissions, talks, speakers), else an id.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKey {
+    Code(String),
+    Id(i64),
+}
+
+/// One object that changed, as the feed shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Change {
+    pub kind: FeedKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    pub action: Action,
+}
+
+/// Who a feed is for: callers of one viewer class (`Access::viewer_class`)
+/// see the same lists, so they share a feed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Audience {
+    /// Anonymous callers and users without a role in the event.
+    Public,
+    /// Organisers who speak in none of the event's submissions.
+    Organisers,
+    /// A reviewer, or an organiser who is also a speaker.
+    User(String),
+}
+
+impl Audience {
+    pub fn of(class: &ViewerClass) -> Audience {
+        match class {
+            ViewerClass::Public => Audience::Public,
+            ViewerClass::Organiser => Audience::Organisers,
+            ViewerClass::Personal { user, .. } => Audience::User(user.to_string()),
+        }
+    }
+
+    /// The stored form: `public`, `organisers`, `user:CODE`.
+    pub fn key(&self) -> String {
+        match self {
+            Audience::Public => "public".into(),
+            Audience::Organisers => "organisers".into(),
+            Audience::User(code) => format!("user:{code}"),
+        }
+    }
+}
+
+/// One state of an event, with the users its objects name.
+#[derive(Clone, Copy)]
+pub struct State<'a> {
+    pub data: &'a EventData,
+    pub users: &'a Users,
+}
+
+/// What one audience sees of an event: every object of its lists, with a
+/// digest of how it looks to them (legacy and v1 views both, so that a
+/// field only one dialect shows still counts).
+pub type View = BTreeMap<(FeedKind, ObjectKey), u64>;
+
+fn digest<A: Serialize, B: Serialize>(legacy: &A, v1: &B) -> u64 {
+    let mut hasher = Xxh3::new();
+    // A view always serialises (the same views the API answers with).
+    hasher.write(&serde_json::to_vec(legacy).unwrap_or_default());
+    hasher.write(&[0]);
+    hasher.write(&serde_json::to_vec(v1).unwrap_or_default());
+    hasher.finish()
+}
+
+/// The lists of `access`'s caller, unfiltered, with each object's digest
+/// (0 without `digests`: an event that is new or gone needs only what is
+/// in its lists): the same sets the list endpoints start from.
+pub fn view(access: &Access, users: &Users, digests: bool) -> View {
+    // Renders only when the digest is wanted.
+    macro_rules! digest {
+        ($legacy:expr, $v1:expr) => {
+            if digests {
+                digest(&$legacy, &$v1)
+            } else {
+                0
+            }
+        };
+    }
+    let mut view = View::new();
+    if !access.event_visible() {
+        return view;
+    }
+    let data = access.data;
+    let event = &data.event;
+    let legacy = Renderer {
+        access,
+        users,
+        speaker_users: None,
+    };
+    let v1 = V1Renderer::new(access, users, None);
+    let no_answers = QuestionSelector::None;
+
+    for &i in access.submission_candidates(false) {
+        if !access.sees_submission_at(i) {
+            continue;
+        }
+        let sub = &event.submissions[i];
+        let shown = digests.then(|| legacy.submission(i, false, &no_answers));
+        let code = ObjectKey::Code(sub.code.to_string());
+        if data.is_talk[i] {
+            // Talks are a legacy list only (v1 has slots instead).
+            view.insert((FeedKind::Talk, code.clone()), digest!(shown, ()));
+        }
+        view.insert(
+            (FeedKind::Submission, code),
+            digest!(shown, v1.submission(i, users)),
+        );
+    }
+    for &p in access.speaker_candidates() {
+        if !access.sees_speaker_at(p) {
+            continue;
+        }
+        let code = &event.speakers[p].user;
+        // A profile whose user is missing is in no list.
+        if !users.contains_key(code.as_str()) {
+            continue;
+        }
+        view.insert(
+            (FeedKind::Speaker, ObjectKey::Code(code.to_string())),
+            digest!(legacy.speaker(p, &no_answers), v1.speaker(p, users)),
+        );
+    }
+    for room in &event.rooms {
+        view.insert(
+            (FeedKind::Room, ObjectKey::Id(room.id)),
+            digest!(legacy.room(room), v1.room(room)),
+        );
+    }
+    for q in event.questions.iter().filter(|q| access.sees_question(q)) {
+        view.insert(
+            (FeedKind::Question, ObjectKey::Id(q.id)),
+            digest!(legacy.question(q), v1.question(q)),
+        );
+    }
+    for &i in access.answer_candidates() {
+        if !access.sees_answer_at(i) {
+            continue;
+        }
+        let answer = &event.answers[i];
+        view.insert(
+            (FeedKind::Answer, ObjectKey::Id(answer.id)),
+            digest!(legacy.answer(answer, false), v1.answer(i)),
+        );
+    }
+    for &r in &data.reviews_ordered {
+        if !access.sees_review_at(r) {
+            continue;
+        }
+        view.insert(
+            (FeedKind::Review, ObjectKey::Id(event.reviews[r].id)),
+            digest!(legacy.review(r), v1.review(r)),
+        );
+    }
+    if access.sees_tags() {
+        for tag in &event.tags {
+            view.insert(
+                (FeedKind::Tag, ObjectKey::Id(tag.id)),
+                digest!(legacy.tag(tag), v1.tag(tag)),
+            );
+        }
+    }
+    let releases = std::iter::once(Release::Current)
+        .chain((0..event.older_schedules.len()).map(Release::Older))
+        .chain(std::iter::once(Release::Wip));
+    for release in releases {
+        if !access.sees_release(release) {
+            continue;
+        }
+        if let (Some(id), Some(shown)) = (release_id(event, release), v1.schedule(release, None)) {
+            view.insert((FeedKind::Schedule, ObjectKey::Id(id)), digest!(shown, ()));
+        }
+    }
+    view
+}
+
+/// The changes from `before` to `after`, in list order of kind, then key.
+pub fn difference(before: &View, after: &View) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let keys: BTreeSet<&(FeedKind, ObjectKey)> = before.keys().chain(after.keys()).collect();
+    for key in keys {
+        let action = match (before.get(key), after.get(key)) {
+            (None, Some(_)) => Action::Created,
+            (Some(_), None) => Action::Deleted,
+            (Some(old), Some(new)) if old != new => Action::Updated,
+            _ => continue,
+        };
+        let (kind, object) = key;
+        let (code, id) = match object {
+            ObjectKey::Code(code) => (Some(code.clone()), None),
+            ObjectKey::Id(id) => (None, Some(*id)),
+        };
+        changes.push(Change {
+            kind: *kind,
+            code,
+            id,
+            action,
+        });
+    }
+    changes
+}
+
+/// A user code no one has: the organisers' view is that of an
+/// administrator who speaks nowhere.
+const ORGANISERS_VIEWER: &str = "\u{0}organisers";
+
+fn organisers_viewer() -> User {
+    User {
+        code: ArcStr::from(ORGANISERS_VIEWER),
+        name: String::new(),
+        email: String::new(),
+        avatar: None,
+        locale: ArcStr::from("en"),
+        timezone: ArcStr::from("UTC"),
+        is_administrator: true,
+        token_hashes: Vec::new(),
+        id: None,
+    }
+}
+
+/// The users whose view of the event is their own (reviewers, organisers
+/// who speak) in `state`.
+fn personal_users(state: &State, now: Timestamp, into: &mut BTreeSet<String>) {
+    let event = &state.data.event;
+    let members = event.teams.iter().flat_map(|t| t.members.iter());
+    let administrators = state
+        .users
+        .values()
+        .filter(|u| u.is_administrator)
+        .map(|u| &u.code);
+    for code in members
+        .map(|m| m.as_ref())
+        .chain(administrators.map(|c| c.as_ref()))
+    {
+        let code: &str = code;
+        if into.contains(code) {
+            continue;
+        }
+        let Some(user) = state.users.get(code) else {
+            continue;
+        };
+        if let ViewerClass::Personal { .. } =
+            Access::new(state.data, Some(user), now).viewer_class()
+        {
+            into.insert(code.to_string());
+        }
+    }
+}
+
+fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: bool) -> View {
+    let Some(state) = state else {
+        return View::new();
+    };
+    match audience {
+        Audience::Public => view(&Access::new(state.data, None, now), state.users, digests),
+        Audience::Organisers => {
+            let viewer = organisers_viewer();
+            view(
+                &Access::new(state.data, Some(&viewer), now),
+                state.users,
+                digests,
+            )
+        }
+        Audience::User(code) => {
+            let user = state.users.get(code.as_str()).map(|u| &**u);
+            view(&Access::new(state.data, user, now), state.users, digests)
+        }
+    }
+}
+
+/// Every audience's changes from `before` to `after` (None: the event did
+/// not exist, or no longer does), rendered at `now` on both sides so that
+/// the clock changes nothing. Audiences without a change are left out.
+pub fn derive(
+    before: Option<&State>,
+    after: Option<&State>,
+    now: Timestamp,
+) -> Vec<(Audience, Vec<Change>)> {
+    let mut personal = BTreeSet::new();
+    for state in [before, after].into_iter().flatten() {
+        personal_users(state, now, &mut personal);
+    }
+    let audiences = [Audience::Public, Audience::Organisers]
+        .into_iter()
+        .chain(personal.into_iter().map(Audience::User));
+    let mut all = Vec::new();
+    for audience in audiences {
+        // Updates need both sides: a new or deleted event needs no digests.
+        let digests = before.is_some() && after.is_some();
+        let changes = difference(
+            &view_of(before, &audience, now, digests),
+            &view_of(after, &audience, now, digests),
+        );
+        if !changes.is_empty() {
+            all.push((audience, changes));
+        }
+    }
+    all
+}
+
+/// One generation of a feed, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FeedItem {
+    pub generation: i64,
+    /// When the import committed (RFC 3339, UTC).
+    pub at: String,
+    pub changes: Vec<Change>,
+}
+
+/// The stored feeds, as a serving snapshot holds them: for each event (by
+/// lower-case slug) and audience, its generations in order. Shared between
+/// snapshots: a reload appends what is new (`extend`).
+#[derive(Debug, Clone, Default)]
+pub struct FeedLog {
+    /// Complete for every generation after this one.
+    pub from: i64,
+    /// Holds the generations up to this one.
+    pub upto: i64,
+    feeds:
+        std::collections::HashMap<(String, String), std::sync::Arc<Vec<std::sync::Arc<FeedItem>>>>,
+}
+
+impl FeedLog {
+    /// This log with `rows` (of generations after `upto`, up to `upto`)
+    /// added and what is older than `from` dropped. A row that does not
+    /// parse was not written by this program: an error, never skipped.
+    pub fn extend(
+        &self,
+        from: i64,
+        upto: i64,
+        rows: Vec<crate::storage::ChangeRow>,
+    ) -> Result<FeedLog, String> {
+        let mut log = self.clone();
+        log.from = from.max(self.from);
+        log.upto = upto.max(self.upto);
+        for row in rows {
+            let changes: Vec<Change> = serde_json::from_str(&row.body).map_err(|e| {
+                format!(
+                    "feed row of {} generation {} for {}: {e}",
+                    row.event, row.generation, row.audience
+                )
+            })?;
+            let feed = log.feeds.entry((row.event, row.audience)).or_default();
+            std::sync::Arc::make_mut(feed).push(std::sync::Arc::new(FeedItem {
+                generation: row.generation,
+                at: row.at,
+                changes,
+            }));
+        }
+        let from = log.from;
+        log.feeds.retain(|_, feed| {
+            if feed.first().is_some_and(|item| item.generation <= from) {
+                std::sync::Arc::make_mut(feed).retain(|item| item.generation > from);
+            }
+            !feed.is_empty()
+        });
+        Ok(log)
+    }
+
+    /// The generations of `event`'s feed for `audience` after `since`.
+    pub fn after(
+        &self,
+        event: &str,
+        audience: &Audience,
+        since: i64,
+    ) -> &[std::sync::Arc<FeedItem>] {
+        let Some(feed) = self.feeds.get(&(event.to_lowercase(), audience.key())) else {
+            return &[];
+        };
+        let start = feed.partition_point(|item| item.generation <= since);
+        &feed[start..]
+    }
+}

@@ -1,0 +1,148 @@
+//! The change feed's rows of one import, worked out inside its transaction
+//! from the events as stored before it and as the import leaves them: the
+//! rule itself is the domain's (`domain::feed`), so that the feed shows
+//! each audience exactly the difference of its own lists.
+//!
+//! The events looked at are those the import writes or deletes, and, when
+//! it changes users (a speaker's name shows in every event they speak in),
+//! every event.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::load::ReadTx;
+use super::plan::{ImportPlan, StoredEvent};
+use super::records::EventAssembler;
+use super::{ChangeRow, StoreError};
+use crate::domain::catalog::{EventData, Users};
+use crate::domain::feed::{self, State};
+use crate::model::{Dataset, Event, Timestamp, User};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// The feed keeps at least this many generations, and at least
+/// `KEEP_DAYS` of them, whichever is more.
+pub const KEEP_GENERATIONS: i64 = 1000;
+pub const KEEP_DAYS: i64 = 30;
+
+/// `at` of a feed row: fixed width, so that text order is time order.
+pub fn at_text(at: Timestamp) -> String {
+    at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+/// The events `ids` as stored, in full.
+async fn stored_events<T: ReadTx>(tx: &mut T, ids: &HashSet<i64>) -> Result<HashMap<i64, Event>> {
+    let mut assemblers = HashMap::new();
+    for row in tx.events().await? {
+        if ids.contains(&row.id) {
+            assemblers.insert(row.id, EventAssembler::new(&row.body)?);
+        }
+    }
+    if !assemblers.is_empty() {
+        let wanted: Vec<i64> = assemblers.keys().copied().collect();
+        tx.records(&wanted, &mut |row| match assemblers.get_mut(&row.event) {
+            Some(assembler) => assembler.add(row.kind, row.position, &row.body),
+            None => Ok(()),
+        })
+        .await?;
+    }
+    Ok(assemblers
+        .into_iter()
+        .map(|(id, a)| (id, a.finish()))
+        .collect())
+}
+
+fn users_map(users: impl IntoIterator<Item = User>) -> Users {
+    users
+        .into_iter()
+        .map(|u| (u.code.clone(), Arc::new(u)))
+        .collect()
+}
+
+/// The feed rows of an import about to write `plan` (and delete `absent`)
+/// as `generation`; call before writing anything.
+pub async fn derive<T: ReadTx>(
+    tx: &mut T,
+    dataset: &Dataset,
+    plan: &ImportPlan,
+    stored: &[StoredEvent],
+    absent: &[&StoredEvent],
+    generation: i64,
+    now: Timestamp,
+) -> Result<Vec<ChangeRow>> {
+    let users_changed = !plan.users.is_empty();
+    // (slug in lower case, stored id): every event whose lists may look
+    // different after the import.
+    let mut candidates: Vec<(String, Option<i64>)> = Vec::new();
+    if users_changed {
+        candidates.extend(stored.iter().map(|s| (s.slug.to_lowercase(), Some(s.id))));
+        for event in &dataset.events {
+            let slug = event.slug.to_lowercase();
+            if !candidates.iter().any(|(s, _)| *s == slug) {
+                candidates.push((slug, None));
+            }
+        }
+    } else {
+        candidates.extend(
+            plan.events
+                .iter()
+                .map(|w| (w.slug.to_lowercase(), w.stored_id)),
+        );
+        candidates.extend(absent.iter().map(|s| (s.slug.to_lowercase(), Some(s.id))));
+    }
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: HashSet<i64> = candidates.iter().filter_map(|(_, id)| *id).collect();
+    let mut before_events = stored_events(tx, &ids).await?;
+    let before_users = users_map(tx.users(-1).await?);
+    let mut after_users = before_users.clone();
+    for user in &dataset.users {
+        after_users.insert(user.code.clone(), Arc::new(user.clone()));
+    }
+    let deleted: HashSet<i64> = absent.iter().map(|s| s.id).collect();
+    let at = at_text(now);
+    let mut rows = Vec::new();
+    for (slug, id) in candidates {
+        let before = id.and_then(|id| before_events.remove(&id));
+        let after = match dataset
+            .events
+            .iter()
+            .find(|e| e.slug.to_lowercase() == slug)
+        {
+            Some(event) => Some(event.clone()),
+            None if id.is_some_and(|id| deleted.contains(&id)) => None,
+            // Unchanged by the import, but its users may have changed.
+            None => before.clone(),
+        };
+        let before = before.map(EventData::new);
+        let after = after.map(EventData::new);
+        let before_state = before.as_ref().map(|data| State {
+            data,
+            users: &before_users,
+        });
+        let after_state = after.as_ref().map(|data| State {
+            data,
+            users: &after_users,
+        });
+        for (audience, changes) in feed::derive(before_state.as_ref(), after_state.as_ref(), now) {
+            rows.push(ChangeRow {
+                event: slug.clone(),
+                audience: audience.key(),
+                generation,
+                at: at.clone(),
+                body: serde_json::to_string(&changes).expect("changes serialise"),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// Which generations pruning may drop at `generation`, `now`: those at
+/// least `KEEP_GENERATIONS` old and committed before `KEEP_DAYS` ago.
+pub fn prune_bounds(generation: i64, now: Timestamp) -> (i64, String) {
+    (
+        generation - KEEP_GENERATIONS,
+        at_text(now - chrono::Duration::days(KEEP_DAYS)),
+    )
+}

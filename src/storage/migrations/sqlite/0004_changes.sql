@@ -1,0 +1,20 @@
+-- The change feed (domain::feed): for each event (by lower-case slug),
+-- audience (`public`, `organisers`, `user:CODE`) and generation, the
+-- changes that audience can see, as a JSON array. Written by the import
+-- that makes the generation, in its transaction.
+CREATE TABLE changes (
+    event TEXT NOT NULL,
+    audience TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    -- When the import committed, RFC 3339 in UTC (fixed width, so that
+    -- text order is time order).
+    at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (event, audience, generation)
+);
+CREATE INDEX changes_by_generation ON changes (generation);
+
+-- The feed is complete for every generation after this one: those before
+-- were written before the feed existed, or have been pruned.
+ALTER TABLE store ADD COLUMN feed_from INTEGER NOT NULL DEFAULT 0;
+UPDATE store SET feed_from = generation;
