@@ -164,6 +164,11 @@ enum Command {
         /// or `v1` (pretalx 2025's versioned API).
         #[arg(long, env = "CONFAPI_API_VERSION", value_enum, default_value_t = confapi::model::ApiVersion::Legacy)]
         api_version: confapi::model::ApiVersion,
+        /// Change-feed events a stream (Server-Sent Events) holds for a
+        /// reader that does not keep up; one more and its connection is cut
+        /// (it reconnects with `Last-Event-ID` and misses nothing).
+        #[arg(long, env = "CONFAPI_STREAM_BUFFER", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        stream_buffer: u64,
         /// Connections served at once; beyond it, a connection with no
         /// request in flight is closed to make room, else the new one is
         /// answered 503 and closed (default: the open-file limit, raised
@@ -383,6 +388,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             header_read_timeout_ms,
             request_timeout_ms,
             api_version,
+            stream_buffer,
             max_connections,
             rate_limit,
             drain_seconds,
@@ -411,6 +417,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     rate_limit,
                     request_timeout: std::time::Duration::from_millis(request_timeout_ms),
                     api_version,
+                    stream_buffer: stream_buffer as usize,
                     ..Config::default()
                 },
             );

@@ -34,6 +34,11 @@ pub const WAITING_RECLAIMABLE_AFTER: Duration = Duration::from_millis(100);
 /// not closed to make room.
 pub const IDLE_RECLAIMABLE_AFTER: Duration = Duration::from_secs(1);
 
+/// The connection a request came on (a request extension), so that a
+/// handler whose answer never ends can close it (`Slot::cut`).
+#[derive(Clone)]
+pub struct ThisConnection(pub Arc<Slot>);
+
 /// Every open connection that is being served.
 #[derive(Default)]
 pub struct Connections {
@@ -65,6 +70,8 @@ pub struct Slot {
     last_active: AtomicU64,
     /// Asks the connection's task to close it.
     reclaim: Notify,
+    /// Asks the connection's task to close it at once, even mid-answer.
+    cut: Notify,
 }
 
 fn epoch() -> Instant {
@@ -113,6 +120,18 @@ impl Slot {
     pub async fn reclaimed(&self) {
         self.reclaim.notified().await
     }
+
+    /// Closes the connection now, whatever it is sending: for an answer
+    /// that never ends (an event stream) whose reader stopped reading,
+    /// which hyper would otherwise wait for without end.
+    pub fn cut(&self) {
+        self.cut.notify_one();
+    }
+
+    /// Resolves when `cut` was called.
+    pub async fn cut_requested(&self) {
+        self.cut.notified().await
+    }
 }
 
 impl Connections {
@@ -133,6 +152,7 @@ impl Connections {
             flushed: AtomicU32::new(0),
             last_active: AtomicU64::new(now_millis()),
             reclaim: Notify::new(),
+            cut: Notify::new(),
         });
         self.lock().waiting.insert(id, slot.clone());
         slot

@@ -57,6 +57,10 @@ pub enum ApiError {
     UnsupportedVersion,
     /// v1: an anonymous caller asked for what only some roles may read.
     NotAuthenticated,
+    /// A change feed asked for since a generation no longer kept.
+    Gone {
+        oldest: i64,
+    },
 }
 
 impl From<StoreError> for ApiError {
@@ -73,6 +77,7 @@ impl ApiError {
         match self {
             ApiError::InvalidToken | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             ApiError::EventNotVisible => StatusCode::FORBIDDEN,
+            ApiError::Gone { .. } => StatusCode::GONE,
             ApiError::NotFound | ApiError::InvalidPage => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::BadParameters(_) | ApiError::UnsupportedVersion => StatusCode::BAD_REQUEST,
@@ -126,6 +131,12 @@ impl ApiError {
             ApiError::NotAuthenticated => {
                 json!({"detail": "Authentication credentials were not provided."})
             }
+            ApiError::Gone { oldest } => json!({
+                "detail": format!(
+                    "The changes of that generation are no longer kept; ask since {oldest} or later, after reading the lists again."
+                ),
+                "oldest": oldest,
+            }),
         }
     }
 

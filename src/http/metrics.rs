@@ -27,6 +27,9 @@ pub struct Metrics {
     connections_refused: AtomicU64,
     connections_reclaimed: AtomicU64,
     throttled: AtomicU64,
+    feed_requests: AtomicU64,
+    streams_open: AtomicU64,
+    streams_cut: AtomicU64,
 }
 
 impl Metrics {
@@ -65,6 +68,24 @@ impl Metrics {
     /// A request over `--rate-limit`.
     pub fn throttled(&self) {
         self.throttled.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A change feed asked for (a page, or a stream opened).
+    pub fn feed_requested(&self) {
+        self.feed_requests.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn stream_opened(&self) {
+        self.streams_open.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn stream_closed(&self) {
+        self.streams_open.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// A stream whose reader fell too far behind, closed.
+    pub fn stream_cut(&self) {
+        self.streams_cut.fetch_add(1, Ordering::Relaxed);
     }
 
     fn text(
@@ -159,6 +180,16 @@ impl Metrics {
                 "Requests answered 429: over --rate-limit.",
                 &self.throttled,
             ),
+            (
+                "confapi_feed_requests_total",
+                "Change feed requests (pages and streams).",
+                &self.feed_requests,
+            ),
+            (
+                "confapi_feed_streams_cut_total",
+                "Change feed streams closed because their reader fell behind.",
+                &self.streams_cut,
+            ),
         ];
         for (name, help, counter) in counters
             .into_iter()
@@ -190,6 +221,15 @@ impl Metrics {
             out,
             "confapi_connections_open {}",
             self.connections_open.load(Ordering::Relaxed)
+        );
+        out.push_str(
+            "# HELP confapi_feed_streams_open Change feed streams (Server-Sent Events) open.\n",
+        );
+        out.push_str("# TYPE confapi_feed_streams_open gauge\n");
+        let _ = writeln!(
+            out,
+            "confapi_feed_streams_open {}",
+            self.streams_open.load(Ordering::Relaxed)
         );
         if let Some(age) = cache.snapshot_age() {
             out.push_str(

@@ -6,6 +6,7 @@
 //! document are all built from that one list, so they cannot disagree.
 
 mod answers;
+mod changes;
 pub mod connections;
 mod context;
 pub mod error;
@@ -66,6 +67,9 @@ pub struct Config {
     /// The dialect of requests that name none (`Pretalx-Version`) with a
     /// token that has none configured.
     pub api_version: crate::model::ApiVersion,
+    /// Change-feed events a stream holds for a reader that does not keep
+    /// up; one more and its connection is cut (`--stream-buffer`).
+    pub stream_buffer: usize,
 }
 
 impl Default for Config {
@@ -79,6 +83,7 @@ impl Default for Config {
             rate_limit: None,
             request_timeout: Duration::from_secs(30),
             api_version: crate::model::ApiVersion::Legacy,
+            stream_buffer: changes::STREAM_BUFFER,
         }
     }
 }
@@ -170,6 +175,9 @@ pub enum Shape {
     Array,
     /// No body: `301` to the same object elsewhere (v1's talks).
     MovedPermanently,
+    /// The change feed: the page envelope plus `generation`, paged by
+    /// `page`/`page_size` (and `limit`/`offset`) in both dialects.
+    Feed,
 }
 
 impl Endpoint {
@@ -193,6 +201,7 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(reviews::endpoints());
     all.extend(rooms::endpoints());
     all.extend(tags::endpoints());
+    all.extend(changes::endpoints());
     all.extend(v1::endpoints());
     all
 }

@@ -369,18 +369,24 @@ fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> V
         (Shape::Page, false) => &PAGINATION,
         (Shape::Page, true) => &V1_PAGINATION,
         (Shape::Offset, _) => &V1_PAGINATION[2..],
+        // The feed pages alike in both dialects.
+        (Shape::Feed, _) => &PAGINATION,
         _ => &[],
     };
     for (name, description) in pagination {
         // The legacy API reads these as non-negative integers
         // (`Params::natural`); v1 as pretalx does: any text (even `page`,
         // which is ignored when `limit` and `offset` are given).
-        let schema = if v1 { lenient_natural() } else { natural() };
+        let schema = if v1 && doc.shape != Shape::Feed {
+            lenient_natural()
+        } else {
+            natural()
+        };
         parameters.push(json!({"name": name, "in": "query", "required": false,
                                "allowEmptyValue": true, "description": description,
                                "schema": schema}));
     }
-    let paged = matches!(doc.shape, Shape::Page | Shape::Offset);
+    let paged = matches!(doc.shape, Shape::Page | Shape::Offset | Shape::Feed);
     let in_event = path.starts_with("/api/events/{event}");
     // An organiser's paths (v1 teams) are scoped by it as events' are.
     let in_organiser = path.starts_with("/api/organisers/{organiser}");
@@ -399,6 +405,22 @@ fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> V
         }
         let ok_schema = match doc.shape {
             Shape::Page | Shape::Offset => page(item),
+            Shape::Feed => {
+                let mut envelope = page(item);
+                envelope["required"]
+                    .as_array_mut()
+                    .expect("the envelope lists what it requires")
+                    .push(json!("generation"));
+                envelope["properties"]["generation"] = json!({"type": "integer", "minimum": 0});
+                responses.insert(
+                    "410".into(),
+                    json!({"description": "`since` is older than the generations kept; `oldest` is the oldest one that may be asked for",
+                           "content": {"application/json": {"schema": {
+                               "type": "object", "required": ["detail", "oldest"],
+                               "properties": {"detail": {"type": "string"}, "oldest": {"type": "integer"}}}}}}),
+                );
+                envelope
+            }
             Shape::Array => json!({"type": "array", "items": item}),
             _ => item,
         };

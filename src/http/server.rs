@@ -455,6 +455,9 @@ impl ServeConnection {
             let open = open.clone();
             hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
                 request.extensions_mut().insert(ConnectInfo(address));
+                request
+                    .extensions_mut()
+                    .insert(super::connections::ThisConnection(slot.clone()));
                 if slot.request_started() {
                     open.first_request(&slot);
                 }
@@ -485,6 +488,7 @@ impl ServeConnection {
             loop {
                 tokio::select! {
                     result = connection.as_mut() => break Some(result),
+                    () = slot.cut_requested() => break None,
                     () = slot.reclaimed(), if !reclaimed => {
                         reclaimed = true;
                         // Exact here: only this task moves the slot's counters.

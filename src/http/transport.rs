@@ -167,6 +167,9 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     let base_url = base_url(state, request.headers());
     let link_base = format!("{base_url}{}", request.uri().path());
     let now = chrono::Utc::now();
+    // An event stream is an answer that never ends: neither cached nor
+    // collected, whatever its path.
+    let streaming = super::changes::wants_stream(request.headers());
     let key = response_key(
         &catalog,
         user_code.as_deref(),
@@ -174,7 +177,8 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         &base_url,
         now,
         api,
-    );
+    )
+    .filter(|_| !streaming);
     let revalidation = Revalidation::of(request.headers());
     if let Some(hit) = key.as_ref().and_then(|key| state.responses.get(key)) {
         return hit.respond(&revalidation);
@@ -191,7 +195,13 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     *request.method_mut() = Method::GET;
 
     let response = next.run(request).await;
-    let response = if response.status() == StatusCode::OK {
+    let is_stream = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
+    let response = if is_stream {
+        response
+    } else if response.status() == StatusCode::OK {
         match rendered(response).await {
             Ok(rendered) => {
                 let rendered = Arc::new(rendered);

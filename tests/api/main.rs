@@ -9,6 +9,7 @@
 mod helpers;
 
 mod caching;
+mod changes;
 mod cli;
 mod events_pagination;
 mod exports;
