@@ -20,3 +20,4 @@ pub mod memory;
 pub mod model;
 pub mod storage;
 pub mod sync;
+pub mod webhooks;

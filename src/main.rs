@@ -169,6 +169,16 @@ enum Command {
         /// (it reconnects with `Last-Event-ID` and misses nothing).
         #[arg(long, env = "CONFAPI_STREAM_BUFFER", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         stream_buffer: u64,
+        /// Webhook subscriptions besides the datasets' own: a JSON list of
+        /// `{"event", "url", "secret", "as", "kinds"}` (docs/operations.md,
+        /// "Webhooks").
+        #[arg(long, env = "CONFAPI_WEBHOOKS")]
+        webhooks: Option<PathBuf>,
+        /// Allow webhook receivers on private, loopback and link-local
+        /// addresses (refused by default: a subscription must not reach
+        /// inside the network confapi runs in).
+        #[arg(long, env = "CONFAPI_WEBHOOKS_ALLOW_PRIVATE")]
+        webhooks_allow_private: bool,
         /// Connections served at once; beyond it, a connection with no
         /// request in flight is closed to make room, else the new one is
         /// answered 503 and closed (default: the open-file limit, raised
@@ -389,6 +399,8 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             request_timeout_ms,
             api_version,
             stream_buffer,
+            webhooks,
+            webhooks_allow_private,
             max_connections,
             rate_limit,
             drain_seconds,
@@ -401,6 +413,16 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     shutdown_timeout.as_secs_f64()
                 ));
             }
+            let subscriptions = match &webhooks {
+                None => Vec::new(),
+                Some(path) => {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    confapi::webhooks::read_file(&text).map_err(|problems| {
+                        format!("{}: {}", path.display(), problems.join("; "))
+                    })?
+                }
+            };
             // Only `--demo` creates a missing database: a typo in --db must
             // not serve an empty one.
             let store = db.open(demo).await?;
@@ -419,6 +441,14 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     api_version,
                     stream_buffer: stream_buffer as usize,
                     ..Config::default()
+                },
+            );
+            confapi::webhooks::start(
+                state.cache.clone(),
+                state.webhooks.clone(),
+                confapi::webhooks::Options {
+                    subscriptions,
+                    allow_private: webhooks_allow_private,
                 },
             );
             // Before the default --max-connections, which follows it.

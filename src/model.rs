@@ -407,6 +407,85 @@ pub struct Event {
     /// `/api/organisers/{organiser}/`), if known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organiser: Option<String>,
+    /// Where to POST the event's change feed (never shown by the API).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<Webhook>,
+}
+
+/// A webhook subscription: one view's change feed of an event, each new
+/// generation POSTed to `url`, signed as Standard Webhooks specifies.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Webhook {
+    /// An absolute `http` or `https` URL.
+    pub url: String,
+    /// The signing secret: base64, optionally after `whsec_`.
+    pub secret: String,
+    /// The code of the user whose view it receives; None: the public's.
+    #[serde(rename = "as", default, skip_serializing_if = "Option::is_none")]
+    pub as_user: Option<String>,
+    /// Only changes of these kinds; empty: all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<FeedKind>,
+}
+
+/// The lists a change feed reports on (`domain::feed`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedKind {
+    Submission,
+    Talk,
+    Speaker,
+    Room,
+    Question,
+    Answer,
+    Review,
+    Tag,
+    Schedule,
+}
+
+impl FeedKind {
+    pub const ALL: [FeedKind; 9] = [
+        FeedKind::Submission,
+        FeedKind::Talk,
+        FeedKind::Speaker,
+        FeedKind::Room,
+        FeedKind::Question,
+        FeedKind::Answer,
+        FeedKind::Review,
+        FeedKind::Tag,
+        FeedKind::Schedule,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FeedKind::Submission => "submission",
+            FeedKind::Talk => "talk",
+            FeedKind::Speaker => "speaker",
+            FeedKind::Room => "room",
+            FeedKind::Question => "question",
+            FeedKind::Answer => "answer",
+            FeedKind::Review => "review",
+            FeedKind::Tag => "tag",
+            FeedKind::Schedule => "schedule",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FeedKind> {
+        FeedKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
 }
 
 impl Event {

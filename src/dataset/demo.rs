@@ -1731,6 +1731,7 @@ impl Generator {
             header_image: None,
             custom_domain: None,
             organiser: Some(DEMO_ORGANISER.to_string()),
+            webhooks: Vec::new(),
             slug: plan.slug,
             name: plan.name,
         }

@@ -17,61 +17,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use xxhash_rust::xxh3::Xxh3;
 
+pub use crate::model::FeedKind;
 use crate::model::{ArcStr, Release, Timestamp, User};
 
 use super::access::{Access, ViewerClass};
 use super::catalog::{EventData, Users};
 use super::views::{QuestionSelector, Renderer};
 use super::views_v1::{release_id, V1Renderer};
-
-/// The lists a feed reports on.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum FeedKind {
-    Submission,
-    Talk,
-    Speaker,
-    Room,
-    Question,
-    Answer,
-    Review,
-    Tag,
-    Schedule,
-}
-
-impl FeedKind {
-    pub const ALL: [FeedKind; 9] = [
-        FeedKind::Submission,
-        FeedKind::Talk,
-        FeedKind::Speaker,
-        FeedKind::Room,
-        FeedKind::Question,
-        FeedKind::Answer,
-        FeedKind::Review,
-        FeedKind::Tag,
-        FeedKind::Schedule,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FeedKind::Submission => "submission",
-            FeedKind::Talk => "talk",
-            FeedKind::Speaker => "speaker",
-            FeedKind::Room => "room",
-            FeedKind::Question => "question",
-            FeedKind::Answer => "answer",
-            FeedKind::Review => "review",
-            FeedKind::Tag => "tag",
-            FeedKind::Schedule => "schedule",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<FeedKind> {
-        FeedKind::ALL.into_iter().find(|k| k.as_str() == name)
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

@@ -242,12 +242,54 @@ impl Metrics {
     }
 }
 
+/// The webhook sender's figures, one series per subscription.
+fn webhook_text(stats: &crate::webhooks::Stats, out: &mut String) {
+    let all = stats.snapshot();
+    if all.is_empty() {
+        return;
+    }
+    out.push_str("# HELP confapi_webhook_deliveries_total Webhook deliveries by outcome (sent; failed attempts; dropped after failing for 72 hours).\n");
+    out.push_str("# TYPE confapi_webhook_deliveries_total counter\n");
+    for (id, s) in &all {
+        for (outcome, n) in [
+            ("sent", s.sent),
+            ("failed", s.failed),
+            ("dropped", s.dropped),
+        ] {
+            let _ = writeln!(
+                out,
+                "confapi_webhook_deliveries_total{{subscription=\"{id}\",event=\"{}\",outcome=\"{outcome}\"}} {n}",
+                s.event
+            );
+        }
+    }
+    out.push_str("# HELP confapi_webhook_pending Generations with changes not yet delivered.\n");
+    out.push_str("# TYPE confapi_webhook_pending gauge\n");
+    for (id, s) in &all {
+        let _ = writeln!(
+            out,
+            "confapi_webhook_pending{{subscription=\"{id}\",event=\"{}\"}} {}",
+            s.event, s.pending
+        );
+    }
+    out.push_str("# HELP confapi_webhook_oldest_pending_seconds Age of the oldest generation not yet delivered.\n");
+    out.push_str("# TYPE confapi_webhook_oldest_pending_seconds gauge\n");
+    for (id, s) in &all {
+        let _ = writeln!(
+            out,
+            "confapi_webhook_oldest_pending_seconds{{subscription=\"{id}\",event=\"{}\"}} {}",
+            s.event, s.oldest_pending_seconds
+        );
+    }
+}
+
 pub async fn render(State(state): State<AppState>) -> Response {
     let generation = state.cache.cached_generation();
-    let mut response = state
+    let mut text = state
         .metrics
-        .text(generation, &state.cache, &state.responses)
-        .into_response();
+        .text(generation, &state.cache, &state.responses);
+    webhook_text(&state.webhooks, &mut text);
+    let mut response = text.into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),

@@ -115,6 +115,8 @@ pub struct AppState {
     /// Set on SIGTERM: `/readyz` answers 503 and every answer closes its
     /// connection (`server::serve_with`).
     pub draining: Arc<AtomicBool>,
+    /// The webhook sender's figures (`webhooks::start`), for `/metrics`.
+    pub webhooks: Arc<crate::webhooks::Stats>,
 }
 
 impl AppState {
@@ -130,6 +132,7 @@ impl AppState {
                 .rate_limit
                 .map(|n| Arc::new(RateLimiter::keyed(governor::Quota::per_second(n)))),
             draining: Arc::new(AtomicBool::new(false)),
+            webhooks: Arc::default(),
             config: Arc::new(config),
             metrics: Default::default(),
         }

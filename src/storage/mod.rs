@@ -178,6 +178,22 @@ pub struct ChangeLog {
     pub rows: Vec<ChangeRow>,
 }
 
+/// How far one webhook subscription has delivered (`webhooks`).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct WebhookCursor {
+    pub subscription: String,
+    /// Delivered (or nothing to deliver) through this generation.
+    pub generation: i64,
+    /// Failed attempts at the next delivery.
+    pub attempts: i64,
+    /// When the first of them failed (milliseconds since 1970).
+    pub first_failure: Option<i64>,
+    /// Not before this (milliseconds since 1970).
+    pub next_attempt: i64,
+    /// The receiver answered 410 Gone.
+    pub ended: bool,
+}
+
 /// How an import treats what is stored.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ImportOptions {
@@ -221,6 +237,26 @@ pub trait Store: Send + Sync {
     /// The change feed's rows of generations in `(after, upto]`, oldest
     /// first, with where the feed is complete from.
     fn changes(&self, after: i64, upto: i64) -> BoxFuture<'_, Result<ChangeLog, StoreError>>;
+
+    /// Takes or renews the webhook sender's lease for `holder`, until
+    /// `now + ttl` (milliseconds since 1970): true when `holder` holds it
+    /// (it was free, expired, or already theirs).
+    fn webhook_lease<'a>(
+        &'a self,
+        holder: &'a str,
+        now: i64,
+        ttl: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// Every subscription's cursor.
+    fn webhook_cursors(&self) -> BoxFuture<'_, Result<Vec<WebhookCursor>, StoreError>>;
+
+    /// Writes a cursor; its generation never moves back (a sender that
+    /// lost its lease may still finish a delivery).
+    fn save_webhook_cursor<'a>(
+        &'a self,
+        cursor: &'a WebhookCursor,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Everything stored, or only the named events (with all users).
     fn export<'a>(&'a self, slugs: &'a [String]) -> BoxFuture<'a, Result<Dataset, StoreError>>;

@@ -151,6 +151,7 @@ pub fn event_body(event: &Event) -> String {
         header_image: event.header_image.clone(),
         custom_domain: event.custom_domain.clone(),
         organiser: event.organiser.clone(),
+        webhooks: event.webhooks.clone(),
     };
     body_of(&head)
 }

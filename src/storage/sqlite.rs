@@ -16,7 +16,7 @@ use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
 use super::{
     BoxFuture, ChangeLog, ChangeRow, DataVersion, DbSettings, EventVersion, Held, ImportOptions,
-    ImportSummary, Loaded, Progress, Store, StoreError, OLD_SCHEMA,
+    ImportSummary, Loaded, Progress, Store, StoreError, WebhookCursor, OLD_SCHEMA,
 };
 use crate::model::{Dataset, User};
 
@@ -552,6 +552,68 @@ impl ImportTx for Tx {
 }
 
 impl Store for SqliteStore {
+    fn webhook_lease<'a>(
+        &'a self,
+        holder: &'a str,
+        now: i64,
+        ttl: i64,
+    ) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let pool = self.pool().await?;
+            sqlx::query(
+                "INSERT INTO webhook_lease (id, holder, expires_at) VALUES (1, ?1, ?3) \
+                 ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at \
+                 WHERE webhook_lease.holder = excluded.holder OR webhook_lease.expires_at < ?2",
+            )
+            .bind(holder)
+            .bind(now)
+            .bind(now + ttl)
+            .execute(&pool)
+            .await?;
+            let current: String =
+                sqlx::query_scalar("SELECT holder FROM webhook_lease WHERE id = 1")
+                    .fetch_one(&pool)
+                    .await?;
+            Ok(current == holder)
+        })
+    }
+
+    fn webhook_cursors(&self) -> BoxFuture<'_, Result<Vec<WebhookCursor>>> {
+        Box::pin(async move {
+            let pool = self.pool().await?;
+            Ok(sqlx::query_as(
+                "SELECT subscription, generation, attempts, first_failure, next_attempt, ended \
+                 FROM webhook_cursors",
+            )
+            .fetch_all(&pool)
+            .await?)
+        })
+    }
+
+    fn save_webhook_cursor<'a>(&'a self, cursor: &'a WebhookCursor) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let pool = self.pool().await?;
+            sqlx::query(
+                "INSERT INTO webhook_cursors \
+                 (subscription, generation, attempts, first_failure, next_attempt, ended) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+                 ON CONFLICT (subscription) DO UPDATE SET \
+                 generation = MAX(webhook_cursors.generation, excluded.generation), \
+                 attempts = excluded.attempts, first_failure = excluded.first_failure, \
+                 next_attempt = excluded.next_attempt, ended = excluded.ended",
+            )
+            .bind(&cursor.subscription)
+            .bind(cursor.generation)
+            .bind(cursor.attempts)
+            .bind(cursor.first_failure)
+            .bind(cursor.next_attempt)
+            .bind(cursor.ended)
+            .execute(&pool)
+            .await?;
+            Ok(())
+        })
+    }
+
     fn changes(&self, after: i64, upto: i64) -> BoxFuture<'_, Result<ChangeLog>> {
         Box::pin(async move {
             // One read transaction: the rows and `feed_from` agree.

@@ -24,6 +24,26 @@ struct MemoryStore {
 }
 
 impl Store for MemoryStore {
+    // Sends no webhooks: the lease is never free.
+    fn webhook_lease<'a>(
+        &'a self,
+        _holder: &'a str,
+        _now: i64,
+        _ttl: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async { Ok(false) })
+    }
+    fn webhook_cursors(
+        &self,
+    ) -> BoxFuture<'_, Result<Vec<confapi::storage::WebhookCursor>, StoreError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+    fn save_webhook_cursor<'a>(
+        &'a self,
+        _cursor: &'a confapi::storage::WebhookCursor,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
     fn changes(
         &self,
         _after: i64,

@@ -30,3 +30,4 @@ mod transport;
 mod v1_lists;
 mod v1_schedules;
 mod versions;
+mod webhooks;

@@ -58,6 +58,25 @@ impl Store for CountingStore {
     ) -> BoxFuture<'_, Result<confapi::storage::ChangeLog, StoreError>> {
         self.inner.changes(after, upto)
     }
+    fn webhook_lease<'a>(
+        &'a self,
+        holder: &'a str,
+        now: i64,
+        ttl: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.inner.webhook_lease(holder, now, ttl)
+    }
+    fn webhook_cursors(
+        &self,
+    ) -> BoxFuture<'_, Result<Vec<confapi::storage::WebhookCursor>, StoreError>> {
+        self.inner.webhook_cursors()
+    }
+    fn save_webhook_cursor<'a>(
+        &'a self,
+        cursor: &'a confapi::storage::WebhookCursor,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.save_webhook_cursor(cursor)
+    }
 }
 
 /// Requests make no database query at all, whatever the page size: the

@@ -4,6 +4,7 @@
 //! submission types, tracks, rooms and tags.
 
 use super::*;
+use crate::model::{FeedKind, Webhook};
 
 /// What records of one event may refer to.
 #[derive(Default)]
@@ -264,6 +265,7 @@ pub(super) fn event(
     let wip_schedule = o.nullable(cx, "wip_schedule", |cx, p, v| {
         wip_schedule(cx, &mut scope, &mut schedule_ids, p, v)
     });
+    let webhooks = o.list(cx, "webhooks", webhook);
     o.finish(cx);
 
     Some(Event {
@@ -298,6 +300,56 @@ pub(super) fn event(
         header_image,
         custom_domain,
         organiser,
+        webhooks,
+    })
+}
+
+/// A webhook subscription (`model::Webhook`).
+pub(super) fn webhook(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<Webhook> {
+    let mut o = Obj::open(cx, path, v)?;
+    let url = o.req(cx, "url", |cx, p, v| {
+        let url = super::url(cx, p, v)?;
+        let lower = url.to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            Some(url)
+        } else {
+            cx.err(p, format!("must be an http or https URL, got {url:?}"));
+            None
+        }
+    });
+    let secret = o.req(cx, "secret", |cx, p, v| {
+        let secret = super::string(cx, p, v)?;
+        match standardwebhooks::Webhook::new(&secret) {
+            Ok(_) if !secret.trim_start_matches("whsec_").is_empty() => Some(secret),
+            _ => {
+                cx.err(
+                    p,
+                    "must be a Standard Webhooks secret: base64, optionally after whsec_",
+                );
+                None
+            }
+        }
+    });
+    let as_user = o.nullable(cx, "as", |cx, p, v| cx.user_ref(p, v));
+    let kinds = o.list(cx, "kinds", |cx, p, v| {
+        let name = super::string(cx, p, v)?;
+        let kind = FeedKind::from_name(&name);
+        if kind.is_none() {
+            let names: Vec<&str> = FeedKind::ALL.iter().map(|k| k.as_str()).collect();
+            cx.err(
+                p,
+                format!("must be one of {}, got {name:?}", names.join(", ")),
+            );
+        }
+        kind
+    });
+    no_duplicates(cx, &o.at("kinds"), &kinds, "kind");
+    o.finish(cx);
+    Some(Webhook {
+        url: url?,
+        secret: secret?,
+        as_user,
+        kinds,
     })
 }
 

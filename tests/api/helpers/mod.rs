@@ -139,6 +139,8 @@ pub struct TestServer {
     pub store: Arc<dyn Store>,
     pub cache: Arc<CatalogCache>,
     pub db_url: String,
+    /// The server's webhook figures (`webhooks::start` in tests).
+    pub webhooks: Arc<confapi::webhooks::Stats>,
     task: tokio::task::JoinHandle<()>,
     _db: TestDatabase,
 }
@@ -196,6 +198,7 @@ impl TestServer {
             .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let cache = state.cache.clone();
+        let webhooks = state.webhooks.clone();
         let task = tokio::spawn(async move {
             // Stopped by `abort` when the test ends, not by a signal.
             let _ =
@@ -210,6 +213,7 @@ impl TestServer {
             store,
             cache,
             db_url: db.url.clone(),
+            webhooks,
             task,
             _db: db,
         }
