@@ -98,3 +98,72 @@ def tear_down(server, upstream, work, keep):
         print(f"     kept {work}")
     else:
         shutil.rmtree(work, ignore_errors=True)
+
+
+class HookReceiver:
+    """A webhook receiver on a free loopback port, in a thread: records each
+    POST's headers and JSON body, and whether its Standard Webhooks
+    signature (`v1,` base64 HMAC-SHA256 of `id.timestamp.body`) verifies
+    with `secret` (base64 after `whsec_`). scripts/webhooks_e2e.py verifies
+    with the standardwebhooks package from PyPI instead."""
+
+    def __init__(self, secret):
+        import base64
+        import hashlib
+        import hmac
+        import http.server
+        import json
+        import threading
+
+        key = base64.b64decode(secret.removeprefix("whsec_"))
+        self.received = []
+        received = self.received
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["content-length"]))
+                signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
+                expected = "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+                received.append({
+                    "id": self.headers["webhook-id"],
+                    "verified": hmac.compare_digest(expected, self.headers.get("webhook-signature", "")),
+                    "body": json.loads(body),
+                })
+                self.send_response(204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+class EventStream:
+    """A Server-Sent Events client in a thread: the JSON of every `data:`."""
+
+    def __init__(self, url, token=None):
+        import json
+        import threading
+
+        request = urllib.request.Request(url, headers={"Accept": "text/event-stream"})
+        if token:
+            request.add_header("Authorization", f"Token {token}")
+        self.items = []
+        self.response = urllib.request.urlopen(request, timeout=120)
+
+        def read():
+            try:
+                for line in self.response:
+                    line = line.decode().rstrip("\n")
+                    if line.startswith("data: "):
+                        self.items.append(json.loads(line[6:]))
+            except Exception:
+                pass
+
+        threading.Thread(target=read, daemon=True).start()

@@ -53,7 +53,7 @@ import urllib.request
 from xml.etree import ElementTree
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Checks, Server, fresh_postgres_database  # noqa: E402
+from e2e import Checks, EventStream, HookReceiver, Server, fresh_postgres_database  # noqa: E402
 from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG, VERSION, Upstream  # noqa: E402
 
 check = Checks(limit=3000)
@@ -62,6 +62,7 @@ MIRROR_TOKEN = "pretalx-e2e-mirror-admin-0123456789abcdef"
 # The fixture's reviewer on the mirror (the access file gives the token).
 REVIEWER_TOKEN = "pretalx-e2e-mirror-reviewer-0123456789ab"
 # The fixture's resources (pretalx_upstream.py SETUP), as (URL, description).
+HOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 SLIDES = ("https://example.org/slides", "Slides")
 NOTES = ("https://example.org/notes", "Notes")
 
@@ -211,7 +212,13 @@ def main():
         status, out = sync()
         check(f"a sync of {SLUG} from pretalx {VERSION} succeeds", status == 0 and "record(s) written" in out, out)
         check("the token is never printed", token not in out, "token in the output")
-        server = Server(binary, db, work, "mirror")
+        # The mirror sends its public change feed to a webhook receiver.
+        receiver = HookReceiver(HOOK_SECRET)
+        hooks = os.path.join(work, "webhooks.json")
+        with open(hooks, "w") as fp:
+            json.dump([{"event": SLUG, "url": receiver.url, "secret": HOOK_SECRET}], fp)
+        server = Server(binary, db, work, "mirror",
+                        extra=["--webhooks", hooks, "--webhooks-allow-private"])
         mine = f"{server.url}/api/events/{SLUG}"
         theirs = f"{upstream.url}/api/events/{SLUG}"
 
@@ -540,6 +547,7 @@ def main():
         # --- one change upstream: a title gets " (revised)", or loses it
         # again where an earlier run (--pretalx-dir) appended it
         code = sorted(talks)[0]
+        stream = EventStream(f"{mine}/changes/")
         before_title = get(f"{theirs}/submissions/{code}/", version="v1")[0]["title"]
         upstream.manage(
             "shell", "--unsafe-disable-scopes", "-c",
@@ -559,6 +567,17 @@ def main():
                 break
             time.sleep(0.05)
         check("... and the mirror serves it", title == new_title, (title, new_title))
+        renamed = {"kind": "talk", "code": code, "action": "updated"}
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not (
+                any(renamed in r["body"]["changes"] for r in receiver.received)
+                and any(renamed in item["changes"] for item in stream.items)):
+            time.sleep(0.05)
+        check("... and the change reaches a webhook receiver, signed",
+              any(renamed in r["body"]["changes"] and r["verified"] for r in receiver.received),
+              receiver.received)
+        check("... and an SSE client", any(renamed in item["changes"] for item in stream.items), stream.items)
+        receiver.stop()
         problems = server.log_problems() + (server_all.log_problems() if server_all else [])
         check("the mirrors logged no error or 5xx", not problems, problems[:5])
     finally:
