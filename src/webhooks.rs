@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 use crate::cache::CatalogCache;
 use crate::domain::access::Access;
 use crate::domain::catalog::Catalog;
-use crate::domain::feed::{Audience, FeedItem};
+use crate::domain::feed::{Audience, FeedEntry, FeedItem};
 use crate::model::{FeedKind, Webhook};
 use crate::storage::WebhookCursor;
 
@@ -405,24 +405,25 @@ impl Sender {
             cursor.generation = feed.from;
         }
         // Nothing of an event the view may not see, as its lists say.
-        let pending: Vec<FeedItem> = if access.event_visible() {
+        let pending: &[Arc<FeedEntry>] = if access.event_visible() {
             let audience = Audience::of(&access.viewer_class());
             feed.after(&sub.event, &audience, cursor.generation)
-                .iter()
-                .filter_map(|item| filtered(item, &sub.webhook.kinds))
-                .collect()
         } else {
-            Vec::new()
+            &[]
         };
+        // The first with changes of the kinds asked for.
+        let next = pending
+            .iter()
+            .find_map(|entry| filtered(&entry.item(), &sub.webhook.kinds));
         self.stats.update(&sub.id, &sub.event, |s| {
             s.pending = pending.len() as u64;
-            s.oldest_pending_seconds = pending.first().map_or(0.0, |item| {
-                chrono::DateTime::parse_from_rfc3339(&item.at).map_or(0.0, |at| {
+            s.oldest_pending_seconds = pending.first().map_or(0.0, |entry| {
+                chrono::DateTime::parse_from_rfc3339(&entry.at).map_or(0.0, |at| {
                     (now - at.timestamp_millis()).max(0) as f64 / 1000.0
                 })
             });
         });
-        let Some(item) = pending.first() else {
+        let Some(item) = next.as_ref() else {
             cursor.generation = generation;
             self.save(&cursor).await;
             return;

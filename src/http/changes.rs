@@ -20,7 +20,7 @@ use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::Params;
 use super::{json, ApiResult, AppState, Doc, Endpoint, Shape};
 use crate::domain::access::Access;
-use crate::domain::feed::{Audience, FeedItem};
+use crate::domain::feed::{Audience, FeedEntry, FeedItem};
 use crate::model::ArcStr;
 
 const PARAMS: &[(&str, &str)] = &[(
@@ -54,12 +54,12 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// A page of the feed: the list envelope plus the current generation.
 #[derive(Serialize)]
-struct FeedPage<'a> {
+struct FeedPage {
     count: usize,
     next: Option<String>,
     previous: Option<String>,
     generation: i64,
-    results: Vec<&'a FeedItem>,
+    results: Vec<Arc<FeedItem>>,
 }
 
 pub fn wants_stream(headers: &HeaderMap) -> bool {
@@ -119,7 +119,7 @@ async fn changes(
         ));
     }
     let audience = Audience::of(&ctx.access().viewer_class());
-    let items: &[Arc<FeedItem>] = match start {
+    let items: &[Arc<FeedEntry>] = match start {
         Some(since) => feed.after(&slug, &audience, since),
         None => &[],
     };
@@ -127,7 +127,7 @@ async fn changes(
     let window = pagination.window(items.len())?;
     let page = pagination.page(
         items.len(),
-        items[window].iter().map(|i| &**i).collect(),
+        items[window].iter().map(|entry| entry.item()).collect(),
         &ctx.caller.link_base,
         &params,
     );
@@ -227,8 +227,9 @@ async fn send_events(
                 return;
             }
             let audience = Audience::of(&access.viewer_class());
-            for item in catalog.feed.after(&slug, &audience, last) {
-                let data = String::from_utf8(super::json_bytes(&**item)).unwrap_or_default();
+            for entry in catalog.feed.after(&slug, &audience, last) {
+                let item = entry.item();
+                let data = String::from_utf8(super::json_bytes(&*item)).unwrap_or_default();
                 let frame = format!("id: {}\ndata: {data}\n\n", item.generation);
                 match send(Bytes::from(frame)) {
                     Ok(()) => last = item.generation,

@@ -125,13 +125,25 @@ pub async fn derive<T: ReadTx>(
             data,
             users: &after_users,
         });
-        for (audience, changes) in feed::derive(before_state.as_ref(), after_state.as_ref(), now) {
+        let per_audience = feed::derive(before_state.as_ref(), after_state.as_ref(), now);
+        if per_audience.is_empty() {
+            continue;
+        }
+        let (universe, audiences) = feed::encode(&per_audience);
+        rows.push(ChangeRow {
+            event: slug.clone(),
+            audience: feed::UNIVERSE.to_string(),
+            generation,
+            at: at.clone(),
+            body: universe,
+        });
+        for (audience, body) in audiences {
             rows.push(ChangeRow {
                 event: slug.clone(),
-                audience: audience.key(),
+                audience,
                 generation,
                 at: at.clone(),
-                body: serde_json::to_string(&changes).expect("changes serialise"),
+                body,
             });
         }
     }

@@ -159,13 +159,15 @@ pub struct ImportSummary {
 pub struct ChangeRow {
     /// The event's slug, in lower case.
     pub event: String,
-    /// `public`, `organisers` or `user:CODE` (`domain::feed::Audience::key`).
+    /// `public`, `organisers` or `user:CODE` (`domain::feed::Audience::key`),
+    /// or `*` for the generation's changed objects (`domain::feed::encode`).
     pub audience: String,
     pub generation: i64,
     /// When the import committed: RFC 3339, UTC, fixed width.
     pub at: String,
-    /// The changes, a JSON array of `domain::feed::Change`.
-    pub body: String,
+    /// Deflated: the changed objects (`*`), or the audience's actions on
+    /// them (`domain::feed::encode`).
+    pub body: Vec<u8>,
 }
 
 /// The stored change feed after some generation.

@@ -432,13 +432,13 @@ impl ImportTx for Tx {
     async fn insert_changes(&mut self, rows: &[ChangeRow]) -> Result<()> {
         sqlx::query(
             "INSERT INTO changes (event, audience, generation, at, body) \
-             SELECT * FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[])",
+             SELECT * FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bytea[])",
         )
         .bind(rows.iter().map(|r| r.event.as_str()).collect::<Vec<_>>())
         .bind(rows.iter().map(|r| r.audience.as_str()).collect::<Vec<_>>())
         .bind(rows.iter().map(|r| r.generation).collect::<Vec<_>>())
         .bind(rows.iter().map(|r| r.at.as_str()).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.body.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.body.as_slice()).collect::<Vec<_>>())
         .execute(&mut *self.0)
         .await?;
         Ok(())

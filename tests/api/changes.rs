@@ -539,12 +539,16 @@ async fn storage_prunes_the_feed_past_its_retention() {
         (900, "2099-01-01T00:00:00.000000Z"),
         (1500, "2020-01-01T00:00:00.000000Z"),
     ] {
-        sqlx::query("INSERT INTO changes (event, audience, generation, at, body) VALUES ('mini', 'public', ?1, ?2, '[]')")
-            .bind(generation)
-            .bind(at)
-            .execute(&pool)
-            .await
-            .unwrap();
+        for (audience, body) in stored_nothing() {
+            sqlx::query("INSERT INTO changes (event, audience, generation, at, body) VALUES ('mini', ?1, ?2, ?3, ?4)")
+                .bind(audience)
+                .bind(generation)
+                .bind(at)
+                .bind(body)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
     }
     let mut data = mini();
     data["events"][0]["submissions"][0]["title"] = json!("Renamed");
@@ -564,6 +568,16 @@ async fn storage_prunes_the_feed_past_its_retention() {
     assert_eq!(from, 5, "feed_from moves past the last generation dropped");
 }
 
+/// The stored rows of a generation that changed nothing visible: the
+/// (empty) changed objects, and the public's (empty) actions.
+fn stored_nothing() -> Vec<(String, Vec<u8>)> {
+    use confapi::domain::feed::{encode, Audience, UNIVERSE};
+    let (universe, audiences) = encode(&[(Audience::Public, Vec::new())]);
+    std::iter::once((UNIVERSE.to_string(), universe))
+        .chain(audiences)
+        .collect()
+}
+
 async fn prune_on_postgres(server: &TestServer) {
     let pool = sqlx::PgPool::connect(&server.db_url).await.unwrap();
     sqlx::query("UPDATE store SET generation = 2000")
@@ -575,12 +589,16 @@ async fn prune_on_postgres(server: &TestServer) {
         (900, "2099-01-01T00:00:00.000000Z"),
         (1500, "2020-01-01T00:00:00.000000Z"),
     ] {
-        sqlx::query("INSERT INTO changes (event, audience, generation, at, body) VALUES ('mini', 'public', $1, $2, '[]')")
-            .bind(generation)
-            .bind(at)
-            .execute(&pool)
-            .await
-            .unwrap();
+        for (audience, body) in stored_nothing() {
+            sqlx::query("INSERT INTO changes (event, audience, generation, at, body) VALUES ('mini', $1, $2, $3, $4)")
+                .bind(audience)
+                .bind(generation)
+                .bind(at)
+                .bind(body)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
     }
     let mut data = mini();
     data["events"][0]["submissions"][0]["title"] = json!("Renamed");

@@ -1,6 +1,7 @@
--- The change feed (domain::feed): for each event (by lower-case slug),
--- audience (`public`, `organisers`, `user:CODE`) and generation, the
--- changes that audience can see, as a JSON array. Written by the import
+-- The change feed (domain::feed): for each event (by lower-case slug) and
+-- generation, the objects that changed for anyone (audience `*`), and for
+-- each audience (`public`, `organisers`, `user:CODE`) what changed of them
+-- for it, both deflated (`domain::feed::encode`). Written by the import
 -- that makes the generation, in its transaction.
 CREATE TABLE changes (
     event TEXT NOT NULL,
@@ -9,7 +10,7 @@ CREATE TABLE changes (
     -- When the import committed, RFC 3339 in UTC (fixed width, so that
     -- text order is time order).
     at TEXT NOT NULL,
-    body TEXT NOT NULL,
+    body BYTEA NOT NULL,
     PRIMARY KEY (event, audience, generation)
 );
 CREATE INDEX changes_by_generation ON changes (generation);
