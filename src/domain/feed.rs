@@ -10,7 +10,7 @@
 //! Derived at import time (`storage::import`), for every audience of the
 //! events an import changes, and stored with the generation it belongs to.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::Hasher;
 
 use serde::{Deserialize, Serialize};
@@ -21,7 +21,7 @@ pub use crate::model::FeedKind;
 use crate::model::{ArcStr, Release, Timestamp, User};
 
 use super::access::{Access, ViewerClass};
-use super::catalog::{EventData, Users};
+use super::catalog::{AnswerOwner, EventData, Users};
 use super::views::{QuestionSelector, Renderer};
 use super::views_v1::{release_id, V1Renderer};
 
@@ -104,14 +104,34 @@ fn digest<A: Serialize, B: Serialize>(legacy: &A, v1: &B) -> u64 {
     hasher.finish()
 }
 
-/// The lists of `access`'s caller, unfiltered, with each object's digest
-/// (0 without `digests`: an event that is new or gone needs only what is
-/// in its lists): the same sets the list endpoints start from.
-pub fn view(access: &Access, users: &Users, digests: bool) -> View {
+/// Which objects' digests to compute.
+#[derive(Clone, Copy)]
+pub enum Digests<'a> {
+    /// None: an event that is new or gone needs only what is in its lists.
+    None,
+    All,
+    /// Only these: the import changed nothing else (`candidates`).
+    Only(&'a HashSet<(FeedKind, ObjectKey)>),
+}
+
+impl Digests<'_> {
+    fn want(&self, kind: FeedKind, key: &ObjectKey) -> bool {
+        match self {
+            Digests::None => false,
+            Digests::All => true,
+            Digests::Only(set) => set.contains(&(kind, key.clone())),
+        }
+    }
+}
+
+/// The lists of `access`'s caller, unfiltered, with the digest of each
+/// object `digests` asks for (0 for the others): the same sets the list
+/// endpoints start from.
+pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
     // Renders only when the digest is wanted.
     macro_rules! digest {
-        ($legacy:expr, $v1:expr) => {
-            if digests {
+        ($kind:expr, $key:expr, $legacy:expr, $v1:expr) => {
+            if digests.want($kind, &$key) {
                 digest(&$legacy, &$v1)
             } else {
                 0
@@ -137,16 +157,20 @@ pub fn view(access: &Access, users: &Users, digests: bool) -> View {
             continue;
         }
         let sub = &event.submissions[i];
-        let shown = digests.then(|| legacy.submission(i, false, &no_answers));
         let code = ObjectKey::Code(sub.code.to_string());
+        let wanted = digests.want(FeedKind::Submission, &code);
+        let shown = wanted.then(|| legacy.submission(i, false, &no_answers));
         if data.is_talk[i] {
             // Talks are a legacy list only (v1 has slots instead).
-            view.insert((FeedKind::Talk, code.clone()), digest!(shown, ()));
+            let hash = if wanted { digest(&shown, &()) } else { 0 };
+            view.insert((FeedKind::Talk, code.clone()), hash);
         }
-        view.insert(
-            (FeedKind::Submission, code),
-            digest!(shown, v1.submission(i, users)),
-        );
+        let hash = if wanted {
+            digest(&shown, &v1.submission(i, users))
+        } else {
+            0
+        };
+        view.insert((FeedKind::Submission, code), hash);
     }
     for &p in access.speaker_candidates() {
         if !access.sees_speaker_at(p) {
@@ -157,48 +181,42 @@ pub fn view(access: &Access, users: &Users, digests: bool) -> View {
         if !users.contains_key(code.as_str()) {
             continue;
         }
-        view.insert(
-            (FeedKind::Speaker, ObjectKey::Code(code.to_string())),
-            digest!(legacy.speaker(p, &no_answers), v1.speaker(p, users)),
-        );
+        let key = ObjectKey::Code(code.to_string());
+        let hash = digest!(FeedKind::Speaker, key, legacy.speaker(p, &no_answers), v1.speaker(p, users));
+        view.insert((FeedKind::Speaker, key), hash);
     }
     for room in &event.rooms {
-        view.insert(
-            (FeedKind::Room, ObjectKey::Id(room.id)),
-            digest!(legacy.room(room), v1.room(room)),
-        );
+        let key = ObjectKey::Id(room.id);
+        let hash = digest!(FeedKind::Room, key, legacy.room(room), v1.room(room));
+        view.insert((FeedKind::Room, key), hash);
     }
     for q in event.questions.iter().filter(|q| access.sees_question(q)) {
-        view.insert(
-            (FeedKind::Question, ObjectKey::Id(q.id)),
-            digest!(legacy.question(q), v1.question(q)),
-        );
+        let key = ObjectKey::Id(q.id);
+        let hash = digest!(FeedKind::Question, key, legacy.question(q), v1.question(q));
+        view.insert((FeedKind::Question, key), hash);
     }
     for &i in access.answer_candidates() {
         if !access.sees_answer_at(i) {
             continue;
         }
         let answer = &event.answers[i];
-        view.insert(
-            (FeedKind::Answer, ObjectKey::Id(answer.id)),
-            digest!(legacy.answer(answer, false), v1.answer(i)),
-        );
+        let key = ObjectKey::Id(answer.id);
+        let hash = digest!(FeedKind::Answer, key, legacy.answer(answer, false), v1.answer(i));
+        view.insert((FeedKind::Answer, key), hash);
     }
     for &r in &data.reviews_ordered {
         if !access.sees_review_at(r) {
             continue;
         }
-        view.insert(
-            (FeedKind::Review, ObjectKey::Id(event.reviews[r].id)),
-            digest!(legacy.review(r), v1.review(r)),
-        );
+        let key = ObjectKey::Id(event.reviews[r].id);
+        let hash = digest!(FeedKind::Review, key, legacy.review(r), v1.review(r));
+        view.insert((FeedKind::Review, key), hash);
     }
     if access.sees_tags() {
         for tag in &event.tags {
-            view.insert(
-                (FeedKind::Tag, ObjectKey::Id(tag.id)),
-                digest!(legacy.tag(tag), v1.tag(tag)),
-            );
+            let key = ObjectKey::Id(tag.id);
+            let hash = digest!(FeedKind::Tag, key, legacy.tag(tag), v1.tag(tag));
+            view.insert((FeedKind::Tag, key), hash);
         }
     }
     let releases = std::iter::once(Release::Current)
@@ -209,7 +227,9 @@ pub fn view(access: &Access, users: &Users, digests: bool) -> View {
             continue;
         }
         if let (Some(id), Some(shown)) = (release_id(event, release), v1.schedule(release, None)) {
-            view.insert((FeedKind::Schedule, ObjectKey::Id(id)), digest!(shown, ()));
+            let key = ObjectKey::Id(id);
+            let hash = digest!(FeedKind::Schedule, key, shown, ());
+            view.insert((FeedKind::Schedule, key), hash);
         }
     }
     view
@@ -288,7 +308,7 @@ fn personal_users(state: &State, now: Timestamp, into: &mut BTreeSet<String>) {
     }
 }
 
-fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: bool) -> View {
+fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: Digests) -> View {
     let Some(state) = state else {
         return View::new();
     };
@@ -311,10 +331,14 @@ fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: 
 
 /// Every audience's changes from `before` to `after` (None: the event did
 /// not exist, or no longer does), rendered at `now` on both sides so that
-/// the clock changes nothing. Audiences without a change are left out.
+/// the clock changes nothing. `changed`: the records the import wrote, when
+/// only submissions, speakers and answers changed (None: anything may have,
+/// so every object's view is compared). Audiences without a change are left
+/// out.
 pub fn derive(
     before: Option<&State>,
     after: Option<&State>,
+    changed: Option<&[ChangedRecord]>,
     now: Timestamp,
 ) -> Vec<(Audience, Vec<Change>)> {
     let mut personal = BTreeSet::new();
@@ -324,10 +348,15 @@ pub fn derive(
     let audiences = [Audience::Public, Audience::Organisers]
         .into_iter()
         .chain(personal.into_iter().map(Audience::User));
+    let candidates = changed.and_then(|records| candidates([before, after], records));
+    // Updates need both sides: a new or deleted event needs no digests.
+    let digests = match (&candidates, before.is_some() && after.is_some()) {
+        (_, false) => Digests::None,
+        (Some(set), true) => Digests::Only(set),
+        (None, true) => Digests::All,
+    };
     let mut all = Vec::new();
     for audience in audiences {
-        // Updates need both sides: a new or deleted event needs no digests.
-        let digests = before.is_some() && after.is_some();
         let changes = difference(
             &view_of(before, &audience, now, digests),
             &view_of(after, &audience, now, digests),
@@ -337,6 +366,96 @@ pub fn derive(
         }
     }
     all
+}
+
+/// A record an import wrote (inserted, updated, moved or deleted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangedRecord {
+    Submission(String),
+    /// A speaker profile, by user code.
+    Speaker(String),
+    Answer(i64),
+    /// Anything else (a review, question, room, track, type or tag): its
+    /// effects reach too far to follow (a review changes what reviewers may
+    /// see of others'), so every view is compared.
+    Other,
+}
+
+/// The objects whose views can differ after an import that wrote only
+/// `records`, on either side: each record's own object and those that
+/// show it (a submission's speakers, answers and reviews; a speaker's
+/// submissions and answers; an answer's owner). None when a record is of
+/// another kind.
+pub fn candidates(
+    states: [Option<&State>; 2],
+    records: &[ChangedRecord],
+) -> Option<HashSet<(FeedKind, ObjectKey)>> {
+    let mut set = HashSet::new();
+    let submission = |set: &mut HashSet<_>, code: &str| {
+        set.insert((FeedKind::Submission, ObjectKey::Code(code.to_string())));
+        set.insert((FeedKind::Talk, ObjectKey::Code(code.to_string())));
+    };
+    for record in records {
+        match record {
+            ChangedRecord::Other => return None,
+            ChangedRecord::Submission(code) => {
+                submission(&mut set, code);
+                for state in states.iter().flatten() {
+                    let data = state.data;
+                    let Some(i) = data.submission_lookup(code) else { continue };
+                    for speaker in &data.event.submissions[i].speakers {
+                        set.insert((FeedKind::Speaker, ObjectKey::Code(speaker.to_string())));
+                    }
+                    for &a in data.answers_of_submission.of(i) {
+                        set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
+                    }
+                    for &r in data.reviews_of_submission.of(i) {
+                        set.insert((FeedKind::Review, ObjectKey::Id(data.event.reviews[r].id)));
+                    }
+                }
+            }
+            ChangedRecord::Speaker(user) => {
+                set.insert((FeedKind::Speaker, ObjectKey::Code(user.clone())));
+                for state in states.iter().flatten() {
+                    let data = state.data;
+                    let Some(p) = data.profile_position(user) else { continue };
+                    for &i in data.profile_submissions.of(p) {
+                        submission(&mut set, &data.event.submissions[i].code);
+                    }
+                    for &a in data.answers_of_person.of(p) {
+                        set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
+                    }
+                }
+            }
+            ChangedRecord::Answer(id) => {
+                set.insert((FeedKind::Answer, ObjectKey::Id(*id)));
+                for state in states.iter().flatten() {
+                    let data = state.data;
+                    let answers = &data.event.answers;
+                    let found = data
+                        .answers_by_id
+                        .binary_search_by_key(id, |&a| answers[a].id)
+                        .ok()
+                        .map(|at| data.answers_by_id[at]);
+                    let Some(a) = found else { continue };
+                    match data.answer_owner[a] {
+                        AnswerOwner::Submission(i) => {
+                            submission(&mut set, &data.event.submissions[i].code)
+                        }
+                        AnswerOwner::Person(p) => {
+                            let user = data.event.speakers[p].user.to_string();
+                            set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
+                        }
+                        AnswerOwner::Review(r) => {
+                            set.insert((FeedKind::Review, ObjectKey::Id(data.event.reviews[r].id)));
+                        }
+                        AnswerOwner::Missing => {}
+                    }
+                }
+            }
+        }
+    }
+    Some(set)
 }
 
 /// One generation of a feed, as the API shows it.

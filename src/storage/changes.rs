@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use super::load::ReadTx;
 use super::plan::{ImportPlan, StoredEvent};
-use super::records::EventAssembler;
+use super::records::{EventAssembler, Kind};
 use super::{ChangeRow, StoreError};
 use crate::domain::catalog::{EventData, Users};
-use crate::domain::feed::{self, State};
+use crate::domain::feed::{self, ChangedRecord, State};
 use crate::model::{Dataset, Event, Timestamp, User};
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -125,7 +125,17 @@ pub async fn derive<T: ReadTx>(
             data,
             users: &after_users,
         });
-        let per_audience = feed::derive(before_state.as_ref(), after_state.as_ref(), now);
+        let changed = if users_changed {
+            None
+        } else {
+            changed_records(plan, stored, &slug)
+        };
+        let per_audience = feed::derive(
+            before_state.as_ref(),
+            after_state.as_ref(),
+            changed.as_deref(),
+            now,
+        );
         if per_audience.is_empty() {
             continue;
         }
@@ -148,6 +158,38 @@ pub async fn derive<T: ReadTx>(
         }
     }
     Ok(rows)
+}
+
+/// The records the import writes in the event `slug`, when its own record
+/// (settings, teams, schedule) stays as it is; None otherwise.
+fn changed_records(
+    plan: &ImportPlan,
+    stored: &[StoredEvent],
+    slug: &str,
+) -> Option<Vec<ChangedRecord>> {
+    let write = plan.events.iter().find(|w| w.slug.to_lowercase() == slug)?;
+    let stored_hash = stored.iter().find(|s| Some(s.id) == write.stored_id)?.hash;
+    if stored_hash != write.hash {
+        return None;
+    }
+    let record = |kind: Kind, key: &str| match kind {
+        Kind::Submission => ChangedRecord::Submission(key.to_string()),
+        Kind::Speaker => ChangedRecord::Speaker(key.to_string()),
+        Kind::Answer => key
+            .parse()
+            .map_or(ChangedRecord::Other, ChangedRecord::Answer),
+        _ => ChangedRecord::Other,
+    };
+    Some(
+        write
+            .inserts
+            .iter()
+            .chain(&write.updates)
+            .map(|r| record(r.kind, &r.key))
+            .chain(write.moves.iter().map(|(kind, key, _)| record(*kind, key)))
+            .chain(write.deletes.iter().map(|(kind, key)| record(*kind, key)))
+            .collect(),
+    )
 }
 
 /// Which generations pruning may drop at `generation`, `now`: those at

@@ -227,10 +227,16 @@ async fn each_role_reads_only_what_changed_in_its_own_lists() {
 /// equals the difference of its own lists, legacy and v1.
 #[tokio::test]
 async fn every_roles_feed_is_the_difference_of_its_lists_over_random_imports() {
+    for seed in [0x5eed_cafe, 0x0dd_ba11] {
+        random_imports(seed, 30).await;
+    }
+}
+
+async fn random_imports(seed: u64, steps: usize) {
     let server = TestServer::start(&[mini()]).await;
     let mut data = mini();
-    let mut rng = Rng(0x5eed_cafe);
-    for step in 0..40 {
+    let mut rng = Rng(seed);
+    for step in 0..steps {
         let mut befores = Vec::new();
         for (role, client) in roles(&server) {
             befores.push((role, lists_of(&client).await));
@@ -253,7 +259,7 @@ async fn every_roles_feed_is_the_difference_of_its_lists_over_random_imports() {
                 );
                 (expected.clone(), 0)
             };
-            assert_eq!(feed, expected, "step {step} ({what}), {role}");
+            assert_eq!(feed, expected, "seed {seed:x}, step {step} ({what}), {role}");
         }
     }
 }
