@@ -10,7 +10,7 @@
 //! Derived at import time (`storage::import`), for every audience of the
 //! events an import changes, and stored with the generation it belongs to.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::hash::Hasher;
 
 use serde::{Deserialize, Serialize};
@@ -21,7 +21,7 @@ pub use crate::model::FeedKind;
 use crate::model::{ArcStr, Release, Timestamp, User};
 
 use super::access::{Access, ViewerClass};
-use super::catalog::{AnswerOwner, EventData, Users};
+use super::catalog::{AnswerIx, AnswerOwner, EventData, ReviewIx, Users};
 use super::views::{QuestionSelector, Renderer};
 use super::views_v1::{release_id, V1Renderer};
 
@@ -37,7 +37,8 @@ pub enum Action {
 /// (submissions, talks, speakers), else an id.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjectKey {
-    Code(String),
+    /// Shared with the event's data: building a view allocates no string.
+    Code(ArcStr),
     Id(i64),
 }
 
@@ -93,7 +94,7 @@ pub struct State<'a> {
 /// What one audience sees of an event: every object of its lists, with a
 /// digest of how it looks to them (legacy and v1 views both, so that a
 /// field only one dialect shows still counts).
-pub type View = BTreeMap<(FeedKind, ObjectKey), u64>;
+pub type View = rustc_hash::FxHashMap<(FeedKind, ObjectKey), u64>;
 
 fn digest<A: Serialize, B: Serialize>(legacy: &A, v1: &B) -> u64 {
     let mut hasher = Xxh3::new();
@@ -138,7 +139,7 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
             }
         };
     }
-    let mut view = View::new();
+    let mut view = View::default();
     if !access.event_visible() {
         return view;
     }
@@ -157,7 +158,7 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
             continue;
         }
         let sub = &event.submissions[i];
-        let code = ObjectKey::Code(sub.code.to_string());
+        let code = ObjectKey::Code(sub.code.clone());
         let wanted = digests.want(FeedKind::Submission, &code);
         let shown = wanted.then(|| legacy.submission(i, false, &no_answers));
         if data.is_talk[i] {
@@ -181,8 +182,13 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
         if !users.contains_key(code.as_str()) {
             continue;
         }
-        let key = ObjectKey::Code(code.to_string());
-        let hash = digest!(FeedKind::Speaker, key, legacy.speaker(p, &no_answers), v1.speaker(p, users));
+        let key = ObjectKey::Code(code.clone());
+        let hash = digest!(
+            FeedKind::Speaker,
+            key,
+            legacy.speaker(p, &no_answers),
+            v1.speaker(p, users)
+        );
         view.insert((FeedKind::Speaker, key), hash);
     }
     for room in &event.rooms {
@@ -201,7 +207,12 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
         }
         let answer = &event.answers[i];
         let key = ObjectKey::Id(answer.id);
-        let hash = digest!(FeedKind::Answer, key, legacy.answer(answer, false), v1.answer(i));
+        let hash = digest!(
+            FeedKind::Answer,
+            key,
+            legacy.answer(answer, false),
+            v1.answer(i)
+        );
         view.insert((FeedKind::Answer, key), hash);
     }
     for &r in &data.reviews_ordered {
@@ -237,28 +248,35 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
 
 /// The changes from `before` to `after`, in list order of kind, then key.
 pub fn difference(before: &View, after: &View) -> Vec<Change> {
-    let mut changes = Vec::new();
-    let keys: BTreeSet<&(FeedKind, ObjectKey)> = before.keys().chain(after.keys()).collect();
-    for key in keys {
-        let action = match (before.get(key), after.get(key)) {
-            (None, Some(_)) => Action::Created,
-            (Some(_), None) => Action::Deleted,
-            (Some(old), Some(new)) if old != new => Action::Updated,
-            _ => continue,
-        };
-        let (kind, object) = key;
-        let (code, id) = match object {
-            ObjectKey::Code(code) => (Some(code.clone()), None),
-            ObjectKey::Id(id) => (None, Some(*id)),
-        };
-        changes.push(Change {
-            kind: *kind,
-            code,
-            id,
-            action,
-        });
+    let mut changed: Vec<(&(FeedKind, ObjectKey), Action)> = Vec::new();
+    for (key, old) in before {
+        match after.get(key) {
+            None => changed.push((key, Action::Deleted)),
+            Some(new) if new != old => changed.push((key, Action::Updated)),
+            Some(_) => {}
+        }
     }
-    changes
+    for key in after.keys() {
+        if !before.contains_key(key) {
+            changed.push((key, Action::Created));
+        }
+    }
+    changed.sort_by(|a, b| a.0.cmp(b.0));
+    changed
+        .into_iter()
+        .map(|((kind, object), action)| {
+            let (code, id) = match object {
+                ObjectKey::Code(code) => (Some(code.to_string()), None),
+                ObjectKey::Id(id) => (None, Some(*id)),
+            };
+            Change {
+                kind: *kind,
+                code,
+                id,
+                action,
+            }
+        })
+        .collect()
 }
 
 /// A user code no one has: the organisers' view is that of an
@@ -310,7 +328,7 @@ fn personal_users(state: &State, now: Timestamp, into: &mut BTreeSet<String>) {
 
 fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: Digests) -> View {
     let Some(state) = state else {
-        return View::new();
+        return View::default();
     };
     match audience {
         Audience::Public => view(&Access::new(state.data, None, now), state.users, digests),
@@ -375,25 +393,29 @@ pub enum ChangedRecord {
     /// A speaker profile, by user code.
     Speaker(String),
     Answer(i64),
-    /// Anything else (a review, question, room, track, type or tag): its
-    /// effects reach too far to follow (a review changes what reviewers may
-    /// see of others'), so every view is compared.
+    Review(i64),
+    Question(i64),
+    /// Anything else (a room, track, type or tag, shown by name in every
+    /// submission and slot): every view is compared.
     Other,
 }
 
 /// The objects whose views can differ after an import that wrote only
 /// `records`, on either side: each record's own object and those that
 /// show it (a submission's speakers, answers and reviews; a speaker's
-/// submissions and answers; an answer's owner). None when a record is of
-/// another kind.
+/// submissions and answers; an answer's owner; a review's submission and
+/// answers; a question's answers and their owners). What enters or leaves
+/// a list (a review that lets a reviewer see others', a question made
+/// public) is found by membership, which is always compared in full. None
+/// when a record is of another kind.
 pub fn candidates(
     states: [Option<&State>; 2],
     records: &[ChangedRecord],
 ) -> Option<HashSet<(FeedKind, ObjectKey)>> {
     let mut set = HashSet::new();
     let submission = |set: &mut HashSet<_>, code: &str| {
-        set.insert((FeedKind::Submission, ObjectKey::Code(code.to_string())));
-        set.insert((FeedKind::Talk, ObjectKey::Code(code.to_string())));
+        set.insert((FeedKind::Submission, ObjectKey::Code(ArcStr::from(code))));
+        set.insert((FeedKind::Talk, ObjectKey::Code(ArcStr::from(code))));
     };
     for record in records {
         match record {
@@ -402,9 +424,11 @@ pub fn candidates(
                 submission(&mut set, code);
                 for state in states.iter().flatten() {
                     let data = state.data;
-                    let Some(i) = data.submission_lookup(code) else { continue };
+                    let Some(i) = data.submission_lookup(code) else {
+                        continue;
+                    };
                     for speaker in &data.event.submissions[i].speakers {
-                        set.insert((FeedKind::Speaker, ObjectKey::Code(speaker.to_string())));
+                        set.insert((FeedKind::Speaker, ObjectKey::Code(speaker.clone())));
                     }
                     for &a in data.answers_of_submission.of(i) {
                         set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
@@ -415,15 +439,73 @@ pub fn candidates(
                 }
             }
             ChangedRecord::Speaker(user) => {
-                set.insert((FeedKind::Speaker, ObjectKey::Code(user.clone())));
+                set.insert((
+                    FeedKind::Speaker,
+                    ObjectKey::Code(ArcStr::from(user.as_str())),
+                ));
                 for state in states.iter().flatten() {
                     let data = state.data;
-                    let Some(p) = data.profile_position(user) else { continue };
+                    let Some(p) = data.profile_position(user) else {
+                        continue;
+                    };
                     for &i in data.profile_submissions.of(p) {
                         submission(&mut set, &data.event.submissions[i].code);
                     }
                     for &a in data.answers_of_person.of(p) {
                         set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
+                    }
+                }
+            }
+            ChangedRecord::Review(id) => {
+                // A first review lets its author see others' (`after_review`):
+                // every submission's review ids may change for them.
+                if let [Some(before), Some(after)] = states {
+                    if before.data.reviewers_who_wrote != after.data.reviewers_who_wrote {
+                        return None;
+                    }
+                }
+                set.insert((FeedKind::Review, ObjectKey::Id(*id)));
+                for state in states.iter().flatten() {
+                    let data = state.data;
+                    let reviews = &data.event.reviews;
+                    let Some(r) = ReviewIx::all(reviews.len()).find(|&r| reviews[r].id == *id)
+                    else {
+                        continue;
+                    };
+                    if let Some(i) = data.review_submission[r] {
+                        submission(&mut set, &data.event.submissions[i].code);
+                    }
+                    for &a in data.answers_of_review.of(r) {
+                        set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
+                    }
+                }
+            }
+            ChangedRecord::Question(id) => {
+                set.insert((FeedKind::Question, ObjectKey::Id(*id)));
+                for state in states.iter().flatten() {
+                    let data = state.data;
+                    for a in AnswerIx::all(data.event.answers.len()) {
+                        let answer = &data.event.answers[a];
+                        if answer.question != *id {
+                            continue;
+                        }
+                        set.insert((FeedKind::Answer, ObjectKey::Id(answer.id)));
+                        match data.answer_owner[a] {
+                            AnswerOwner::Submission(i) => {
+                                submission(&mut set, &data.event.submissions[i].code)
+                            }
+                            AnswerOwner::Person(p) => {
+                                let user = data.event.speakers[p].user.clone();
+                                set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
+                            }
+                            AnswerOwner::Review(r) => {
+                                set.insert((
+                                    FeedKind::Review,
+                                    ObjectKey::Id(data.event.reviews[r].id),
+                                ));
+                            }
+                            AnswerOwner::Missing => {}
+                        }
                     }
                 }
             }
@@ -443,7 +525,7 @@ pub fn candidates(
                             submission(&mut set, &data.event.submissions[i].code)
                         }
                         AnswerOwner::Person(p) => {
-                            let user = data.event.speakers[p].user.to_string();
+                            let user = data.event.speakers[p].user.clone();
                             set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
                         }
                         AnswerOwner::Review(r) => {
@@ -544,7 +626,7 @@ pub fn encode(per_audience: &[(Audience, Vec<Change>)]) -> (Vec<u8>, Vec<(String
 
 fn key_of(change: &Change) -> (FeedKind, ObjectKey) {
     let key = match (&change.code, change.id) {
-        (Some(code), _) => ObjectKey::Code(code.clone()),
+        (Some(code), _) => ObjectKey::Code(ArcStr::from(code.as_str())),
         (None, id) => ObjectKey::Id(id.unwrap_or_default()),
     };
     (change.kind, key)
@@ -564,7 +646,7 @@ impl Universe {
             .map(|(kind, key)| {
                 let kind = FeedKind::from_name(&kind).ok_or(format!("unknown kind {kind}"))?;
                 let key = match key {
-                    serde_json::Value::String(code) => ObjectKey::Code(code),
+                    serde_json::Value::String(code) => ObjectKey::Code(ArcStr::from(code)),
                     other => ObjectKey::Id(other.as_i64().ok_or("a key is a code or an id")?),
                 };
                 Ok((kind, key))
@@ -617,7 +699,7 @@ impl FeedEntry {
             .filter_map(|(i, (kind, key))| {
                 let action = action_of((packed[i / 4] >> ((i % 4) * 2)) & 3)?;
                 let (code, id) = match key {
-                    ObjectKey::Code(code) => (Some(code), None),
+                    ObjectKey::Code(code) => (Some(code.to_string()), None),
                     ObjectKey::Id(id) => (None, Some(id)),
                 };
                 Some(Change {

@@ -178,6 +178,12 @@ fn changed_records(
         Kind::Answer => key
             .parse()
             .map_or(ChangedRecord::Other, ChangedRecord::Answer),
+        Kind::Review => key
+            .parse()
+            .map_or(ChangedRecord::Other, ChangedRecord::Review),
+        Kind::Question => key
+            .parse()
+            .map_or(ChangedRecord::Other, ChangedRecord::Question),
         _ => ChangedRecord::Other,
     };
     Some(

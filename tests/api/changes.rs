@@ -228,7 +228,7 @@ async fn each_role_reads_only_what_changed_in_its_own_lists() {
 #[tokio::test]
 async fn every_roles_feed_is_the_difference_of_its_lists_over_random_imports() {
     for seed in [0x5eed_cafe, 0x0dd_ba11] {
-        random_imports(seed, 30).await;
+        random_imports(seed, 40).await;
     }
 }
 
@@ -259,7 +259,10 @@ async fn random_imports(seed: u64, steps: usize) {
                 );
                 (expected.clone(), 0)
             };
-            assert_eq!(feed, expected, "seed {seed:x}, step {step} ({what}), {role}");
+            assert_eq!(
+                feed, expected,
+                "seed {seed:x}, step {step} ({what}), {role}"
+            );
         }
     }
 }
@@ -286,7 +289,7 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
         "rejected",
         "withdrawn",
     ];
-    match (step + rng.next(13)) % 13 {
+    match (step + rng.next(15)) % 15 {
         0 => {
             let i = rng.next(subs.len());
             let state = states[rng.next(states.len())];
@@ -307,6 +310,9 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
             let code = gone["code"].as_str().unwrap().to_string();
             if let Some(reviews) = event.get_mut("reviews").and_then(Value::as_array_mut) {
                 reviews.retain(|r| r["submission"] != json!(code));
+            }
+            if let Some(answers) = event.get_mut("answers").and_then(Value::as_array_mut) {
+                answers.retain(|a| a["submission"] != json!(code));
             }
             format!("deleted {code}")
         }
@@ -353,8 +359,10 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
                     "can_see_other_reviews": "always", "proposal_visibility": "all"}),
                 json!({"name": "blind", "can_see_speaker_names": false, "can_see_reviewer_names": false,
                     "can_see_other_reviews": "never", "proposal_visibility": "assigned"}),
+                json!({"name": "after", "can_see_speaker_names": true, "can_see_reviewer_names": false,
+                    "can_see_other_reviews": "after_review", "proposal_visibility": "all"}),
             ];
-            let phase = phases[rng.next(2)].clone();
+            let phase = phases[rng.next(3)].clone();
             event["review_phase"] = phase;
             "review phase".into()
         }
@@ -367,6 +375,27 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
             let i = rng.next(subs.len());
             subs[i]["title"] = json!(format!("Title {step}"));
             format!("title of {i}")
+        }
+        13 => {
+            let Some(reviews) = event.get_mut("reviews").and_then(Value::as_array_mut) else {
+                return "no review to edit".into();
+            };
+            if reviews.is_empty() {
+                return "no review to edit".into();
+            }
+            let i = rng.next(reviews.len());
+            reviews[i]["text"] = json!(format!("edited {step}"));
+            reviews[i]["score"] = json!(rng.next(5) as f64);
+            format!("review {i} edited")
+        }
+        14 => {
+            let Some(questions) = event.get_mut("questions").and_then(Value::as_array_mut) else {
+                return "no question to edit".into();
+            };
+            let i = rng.next(questions.len());
+            questions[i]["question"] = json!({"en": format!("Edited {step}")});
+            questions[i]["is_public"] = json!(rng.next(2) == 0);
+            format!("question {i} edited")
         }
         11 => {
             // A question, public or not, visible to reviewers or not.
