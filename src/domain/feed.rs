@@ -330,21 +330,117 @@ fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: 
     let Some(state) = state else {
         return View::default();
     };
-    match audience {
-        Audience::Public => view(&Access::new(state.data, None, now), state.users, digests),
-        Audience::Organisers => {
-            let viewer = organisers_viewer();
-            view(
-                &Access::new(state.data, Some(&viewer), now),
-                state.users,
-                digests,
-            )
-        }
-        Audience::User(code) => {
-            let user = state.users.get(code.as_str()).map(|u| &**u);
-            view(&Access::new(state.data, user, now), state.users, digests)
+    let viewer = organisers_viewer();
+    let user = match audience {
+        Audience::Public => None,
+        Audience::Organisers => Some(&viewer),
+        Audience::User(code) => state.users.get(code.as_str()).map(|u| &**u),
+    };
+    let access = Access::new(state.data, user, now);
+    match digests {
+        // Only these objects can differ: look at them alone.
+        Digests::Only(set) => view_of_candidates(&access, state.users, set),
+        _ => view(&access, state.users, digests),
+    }
+}
+
+/// `view` restricted to `candidates`: the same rules, asked of each
+/// candidate instead of every object of the event.
+fn view_of_candidates(
+    access: &Access,
+    users: &Users,
+    candidates: &HashSet<(FeedKind, ObjectKey)>,
+) -> View {
+    let mut view = View::default();
+    if !access.event_visible() {
+        return view;
+    }
+    let data = access.data;
+    let event = &data.event;
+    let legacy = Renderer {
+        access,
+        users,
+        speaker_users: None,
+    };
+    let v1 = V1Renderer::new(access, users, None);
+    let no_answers = QuestionSelector::None;
+    let reviews: std::collections::HashMap<i64, ReviewIx> = ReviewIx::all(event.reviews.len())
+        .map(|r| (event.reviews[r].id, r))
+        .collect();
+    for (kind, key) in candidates {
+        match (kind, key) {
+            (FeedKind::Submission, ObjectKey::Code(code)) => {
+                let Some(i) = data.submission_lookup(code) else {
+                    continue;
+                };
+                if !access.sees_submission_at(i) {
+                    continue;
+                }
+                // The stored spelling, as `view` keys it.
+                let code = ObjectKey::Code(event.submissions[i].code.clone());
+                let shown = legacy.submission(i, false, &no_answers);
+                if data.is_talk[i] {
+                    view.insert((FeedKind::Talk, code.clone()), digest(&shown, &()));
+                }
+                view.insert(
+                    (FeedKind::Submission, code),
+                    digest(&shown, &v1.submission(i, users)),
+                );
+            }
+            (FeedKind::Speaker, ObjectKey::Code(code)) => {
+                let Some(p) = data.profile_position(code) else {
+                    continue;
+                };
+                if !users.contains_key(code.as_str()) || !access.sees_speaker_at(p) {
+                    continue;
+                }
+                view.insert(
+                    (FeedKind::Speaker, key.clone()),
+                    digest(&legacy.speaker(p, &no_answers), &v1.speaker(p, users)),
+                );
+            }
+            (FeedKind::Answer, ObjectKey::Id(id)) => {
+                let answers = &event.answers;
+                let Ok(at) = data
+                    .answers_by_id
+                    .binary_search_by_key(id, |&a| answers[a].id)
+                else {
+                    continue;
+                };
+                let a = data.answers_by_id[at];
+                if access.sees_answer_at(a) {
+                    view.insert(
+                        (FeedKind::Answer, key.clone()),
+                        digest(&legacy.answer(&answers[a], false), &v1.answer(a)),
+                    );
+                }
+            }
+            (FeedKind::Review, ObjectKey::Id(id)) => {
+                let Some(&r) = reviews.get(id) else { continue };
+                if access.sees_review_at(r) {
+                    view.insert(
+                        (FeedKind::Review, key.clone()),
+                        digest(&legacy.review(r), &v1.review(r)),
+                    );
+                }
+            }
+            (FeedKind::Question, ObjectKey::Id(id)) => {
+                let Some(q) = data.question(*id) else {
+                    continue;
+                };
+                if access.sees_question(q) {
+                    view.insert(
+                        (FeedKind::Question, key.clone()),
+                        digest(&legacy.question(q), &v1.question(q)),
+                    );
+                }
+            }
+            // Talks come with their submissions; `candidates` names no
+            // other kind.
+            _ => {}
         }
     }
+    view
 }
 
 /// Every audience's changes from `before` to `after` (None: the event did
@@ -400,13 +496,14 @@ pub enum ChangedRecord {
     Other,
 }
 
-/// The objects whose views can differ after an import that wrote only
-/// `records`, on either side: each record's own object and those that
+/// The objects whose views or list membership can differ after an import
+/// that wrote only `records`, on either side: each record's own object and those that
 /// show it (a submission's speakers, answers and reviews; a speaker's
 /// submissions and answers; an answer's owner; a review's submission and
-/// answers; a question's answers and their owners). What enters or leaves
-/// a list (a review that lets a reviewer see others', a question made
-/// public) is found by membership, which is always compared in full. None
+/// answers; a question's answers and their owners; the answers of a
+/// submission's speakers, public or not with their talks). Membership rules
+/// read only these records, the event's own record and the users (either
+/// changed: None), and which reviewers wrote reviews (changed: None). None
 /// when a record is of another kind.
 pub fn candidates(
     states: [Option<&State>; 2],
@@ -429,6 +526,16 @@ pub fn candidates(
                     };
                     for speaker in &data.event.submissions[i].speakers {
                         set.insert((FeedKind::Speaker, ObjectKey::Code(speaker.clone())));
+                        // Whether a speaker's answers are public follows
+                        // their talks.
+                        if let Some(p) = data.profile_position(speaker) {
+                            for &a in data.answers_of_person.of(p) {
+                                set.insert((
+                                    FeedKind::Answer,
+                                    ObjectKey::Id(data.event.answers[a].id),
+                                ));
+                            }
+                        }
                     }
                     for &a in data.answers_of_submission.of(i) {
                         set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));

@@ -289,7 +289,7 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
         "rejected",
         "withdrawn",
     ];
-    match (step + rng.next(15)) % 15 {
+    match (step + rng.next(17)) % 17 {
         0 => {
             let i = rng.next(subs.len());
             let state = states[rng.next(states.len())];
@@ -375,6 +375,35 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
             let i = rng.next(subs.len());
             subs[i]["title"] = json!(format!("Title {step}"));
             format!("title of {i}")
+        }
+        15 => {
+            // The reviewer speaks in a submission, or no longer does.
+            let i = rng.next(subs.len());
+            let speakers = subs[i]["speakers"].as_array_mut().unwrap();
+            if speakers.contains(&json!("REV")) && speakers.len() > 1 {
+                speakers.retain(|s| s != "REV");
+            } else if !speakers.contains(&json!("REV")) {
+                speakers.push(json!("REV"));
+                let profiles = event["speakers"].as_array_mut().unwrap();
+                if !profiles.iter().any(|p| p["user"] == "REV") {
+                    profiles.push(json!({"user": "REV", "biography": "Reviewer and speaker"}));
+                }
+            }
+            format!("speakers of {i}")
+        }
+        16 => {
+            let i = rng.next(subs.len());
+            let assigned = subs[i]
+                .as_object_mut()
+                .unwrap()
+                .entry("assigned_reviewers")
+                .or_insert(json!([]));
+            if assigned.as_array().unwrap().is_empty() {
+                *assigned = json!(["REV"]);
+            } else {
+                *assigned = json!([]);
+            }
+            format!("assignment of {i}")
         }
         13 => {
             let Some(reviews) = event.get_mut("reviews").and_then(Value::as_array_mut) else {
