@@ -248,21 +248,7 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
 
 /// The changes from `before` to `after`, in list order of kind, then key.
 pub fn difference(before: &View, after: &View) -> Vec<Change> {
-    let mut changed: Vec<(&(FeedKind, ObjectKey), Action)> = Vec::new();
-    for (key, old) in before {
-        match after.get(key) {
-            None => changed.push((key, Action::Deleted)),
-            Some(new) if new != old => changed.push((key, Action::Updated)),
-            Some(_) => {}
-        }
-    }
-    for key in after.keys() {
-        if !before.contains_key(key) {
-            changed.push((key, Action::Created));
-        }
-    }
-    changed.sort_by(|a, b| a.0.cmp(b.0));
-    changed
+    difference_of(before, after)
         .into_iter()
         .map(|((kind, object), action)| {
             let (code, id) = match object {
@@ -277,6 +263,28 @@ pub fn difference(before: &View, after: &View) -> Vec<Change> {
             }
         })
         .collect()
+}
+
+/// `difference`, as keys of the views, in order.
+fn difference_of<'v>(
+    before: &'v View,
+    after: &'v View,
+) -> Vec<(&'v (FeedKind, ObjectKey), Action)> {
+    let mut changed = Vec::new();
+    for (key, old) in before {
+        match after.get(key) {
+            None => changed.push((key, Action::Deleted)),
+            Some(new) if new != old => changed.push((key, Action::Updated)),
+            Some(_) => {}
+        }
+    }
+    for key in after.keys() {
+        if !before.contains_key(key) {
+            changed.push((key, Action::Created));
+        }
+    }
+    changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    changed
 }
 
 /// A user code no one has: the organisers' view is that of an
@@ -454,7 +462,7 @@ pub fn derive(
     after: Option<&State>,
     changed: Option<&[ChangedRecord]>,
     now: Timestamp,
-) -> Vec<(Audience, Vec<Change>)> {
+) -> Option<Encoded> {
     let mut personal = BTreeSet::new();
     for state in [before, after].into_iter().flatten() {
         personal_users(state, now, &mut personal);
@@ -469,17 +477,15 @@ pub fn derive(
         (Some(set), true) => Digests::Only(set),
         (None, true) => Digests::All,
     };
-    let mut all = Vec::new();
+    // Each audience's changes go into the encoder at once: held together,
+    // 60-odd audiences of a big new event took gigabytes.
+    let mut encoder = Encoder::default();
     for audience in audiences {
-        let changes = difference(
-            &view_of(before, &audience, now, digests),
-            &view_of(after, &audience, now, digests),
-        );
-        if !changes.is_empty() {
-            all.push((audience, changes));
-        }
+        let before = view_of(before, &audience, now, digests);
+        let after = view_of(after, &audience, now, digests);
+        encoder.add(&audience, difference_of(&before, &after));
     }
-    all
+    encoder.finish()
 }
 
 /// A record an import wrote (inserted, updated, moved or deleted).
@@ -699,36 +705,106 @@ fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// The stored rows of one event's generation: the universe, then each
-/// audience's actions over it.
-pub fn encode(per_audience: &[(Audience, Vec<Change>)]) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
-    let universe: BTreeSet<(FeedKind, ObjectKey)> = per_audience
-        .iter()
-        .flat_map(|(_, changes)| changes.iter().map(key_of))
-        .collect();
-    let universe: Vec<(FeedKind, ObjectKey)> = universe.into_iter().collect();
-    let position: std::collections::HashMap<&(FeedKind, ObjectKey), usize> =
-        universe.iter().enumerate().map(|(i, k)| (k, i)).collect();
-    let listed: Vec<serde_json::Value> = universe
-        .iter()
-        .map(|(kind, key)| match key {
-            ObjectKey::Code(code) => serde_json::json!([kind.as_str(), code]),
-            ObjectKey::Id(id) => serde_json::json!([kind.as_str(), id]),
-        })
-        .collect();
-    let universe_bytes = deflate(&serde_json::to_vec(&listed).expect("JSON of plain values"));
-    let audiences = per_audience
-        .iter()
-        .map(|(audience, changes)| {
-            let mut packed = vec![NONE; universe.len().div_ceil(4)];
-            for change in changes {
-                let i = position[&key_of(change)];
-                packed[i / 4] |= action_code(change.action) << ((i % 4) * 2);
+/// One event's generation, encoded: its changed objects (deflated JSON)
+/// and each audience's actions on them (deflated, two bits per object).
+#[derive(Debug)]
+pub struct Encoded {
+    pub universe: Vec<u8>,
+    pub audiences: Vec<(String, Vec<u8>)>,
+}
+
+/// Builds an `Encoded` audience by audience.
+#[derive(Default)]
+struct Encoder {
+    /// Objects in the order first met; sorted by `finish`.
+    universe: Vec<(FeedKind, ObjectKey)>,
+    index: rustc_hash::FxHashMap<(FeedKind, ObjectKey), u32>,
+    /// Each audience's actions, two bits per object by that order.
+    audiences: Vec<(String, Vec<u8>)>,
+}
+
+impl Encoder {
+    fn add(&mut self, audience: &Audience, changes: Vec<(&(FeedKind, ObjectKey), Action)>) {
+        if changes.is_empty() {
+            return;
+        }
+        let mut packed = Vec::new();
+        for (key, action) in changes {
+            let universe = &mut self.universe;
+            let i = *self.index.entry(key.clone()).or_insert_with(|| {
+                universe.push(key.clone());
+                (universe.len() - 1) as u32
+            }) as usize;
+            if packed.len() <= i / 4 {
+                packed.resize(i / 4 + 1, NONE);
             }
-            (audience.key(), deflate(&packed))
+            packed[i / 4] |= action_code(action) << ((i % 4) * 2);
+        }
+        self.audiences.push((audience.key(), packed));
+    }
+
+    /// None when no audience saw a change.
+    fn finish(self) -> Option<Encoded> {
+        if self.audiences.is_empty() {
+            return None;
+        }
+        let mut order: Vec<u32> = (0..self.universe.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.universe[a as usize].cmp(&self.universe[b as usize]));
+        let mut rank = vec![0u32; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            rank[old as usize] = new as u32;
+        }
+        let listed: Vec<serde_json::Value> = order
+            .iter()
+            .map(|&i| match &self.universe[i as usize] {
+                (kind, ObjectKey::Code(code)) => serde_json::json!([kind.as_str(), code.as_str()]),
+                (kind, ObjectKey::Id(id)) => serde_json::json!([kind.as_str(), id]),
+            })
+            .collect();
+        let universe = deflate(&serde_json::to_vec(&listed).expect("JSON of plain values"));
+        let size = self.universe.len().div_ceil(4);
+        let audiences = self
+            .audiences
+            .into_iter()
+            .map(|(audience, packed)| {
+                let mut sorted = vec![NONE; size];
+                for (byte, &bits) in packed.iter().enumerate() {
+                    for slot in 0..4 {
+                        let code = (bits >> (slot * 2)) & 3;
+                        if code != NONE {
+                            let i = rank[byte * 4 + slot] as usize;
+                            sorted[i / 4] |= code << ((i % 4) * 2);
+                        }
+                    }
+                }
+                (audience, deflate(&sorted))
+            })
+            .collect();
+        Some(Encoded {
+            universe,
+            audiences,
         })
-        .collect();
-    (universe_bytes, audiences)
+    }
+}
+
+/// The stored rows of one event's generation for these audiences' changes.
+pub fn encode(per_audience: &[(Audience, Vec<Change>)]) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
+    let mut encoder = Encoder::default();
+    for (audience, changes) in per_audience {
+        let keys: Vec<((FeedKind, ObjectKey), Action)> =
+            changes.iter().map(|c| (key_of(c), c.action)).collect();
+        encoder.add(audience, keys.iter().map(|(k, a)| (k, *a)).collect());
+    }
+    match encoder.finish() {
+        Some(encoded) => (encoded.universe, encoded.audiences),
+        None => (
+            deflate(b"[]"),
+            per_audience
+                .iter()
+                .map(|(a, _)| (a.key(), deflate(&[])))
+                .collect(),
+        ),
+    }
 }
 
 fn key_of(change: &Change) -> (FeedKind, ObjectKey) {

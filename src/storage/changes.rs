@@ -130,16 +130,18 @@ pub async fn derive<T: ReadTx>(
         } else {
             changed_records(plan, stored, &slug)
         };
-        let per_audience = feed::derive(
+        let Some(encoded) = feed::derive(
             before_state.as_ref(),
             after_state.as_ref(),
             changed.as_deref(),
             now,
-        );
-        if per_audience.is_empty() {
+        ) else {
             continue;
-        }
-        let (universe, audiences) = feed::encode(&per_audience);
+        };
+        let feed::Encoded {
+            universe,
+            audiences,
+        } = encoded;
         rows.push(ChangeRow {
             event: slug.clone(),
             audience: feed::UNIVERSE.to_string(),
