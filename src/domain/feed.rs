@@ -21,7 +21,7 @@ pub use crate::model::FeedKind;
 use crate::model::{ArcStr, Release, Timestamp, User};
 
 use super::access::{Access, ViewerClass};
-use super::catalog::{AnswerIx, AnswerOwner, EventData, ReviewIx, Users};
+use super::catalog::{AnswerIx, AnswerOwner, EventData, ProfileIx, ReviewIx, SubmissionIx, Users};
 use super::views::{QuestionSelector, Renderer};
 use super::views_v1::{release_id, V1Renderer};
 
@@ -129,121 +129,298 @@ impl Digests<'_> {
 /// object `digests` asks for (0 for the others): the same sets the list
 /// endpoints start from.
 pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
-    // Renders only when the digest is wanted.
-    macro_rules! digest {
-        ($kind:expr, $key:expr, $legacy:expr, $v1:expr) => {
-            if digests.want($kind, &$key) {
-                digest(&$legacy, &$v1)
-            } else {
-                0
-            }
-        };
-    }
     let mut view = View::default();
-    if !access.event_visible() {
-        return view;
-    }
-    let data = access.data;
-    let event = &data.event;
     let legacy = Renderer {
         access,
         users,
         speaker_users: None,
     };
     let v1 = V1Renderer::new(access, users, None);
-    let no_answers = QuestionSelector::None;
-
-    for &i in access.submission_candidates(false) {
-        if !access.sees_submission_at(i) {
-            continue;
-        }
-        let sub = &event.submissions[i];
-        let code = ObjectKey::Code(sub.code.clone());
-        let wanted = digests.want(FeedKind::Submission, &code);
-        let shown = wanted.then(|| legacy.submission(i, false, &no_answers));
-        if data.is_talk[i] {
-            // Talks are a legacy list only (v1 has slots instead).
-            let hash = if wanted { digest(&shown, &()) } else { 0 };
-            view.insert((FeedKind::Talk, code.clone()), hash);
-        }
-        let hash = if wanted {
-            digest(&shown, &v1.submission(i, users))
+    each_visible(access, users, |place| {
+        let key = key_at(access.data, place);
+        let hash = if digests.want(key.0, &key.1) {
+            digest_at(&legacy, &v1, users, place)
         } else {
             0
         };
-        view.insert((FeedKind::Submission, code), hash);
+        view.insert(key, hash);
+    });
+    view
+}
+
+/// Where an object is in one state of an event.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    Submission(SubmissionIx),
+    Talk(SubmissionIx),
+    Speaker(ProfileIx),
+    Room(usize),
+    Question(usize),
+    Answer(AnswerIx),
+    Review(ReviewIx),
+    Tag(usize),
+    Schedule(Release),
+}
+
+/// Visits every object in `access`'s lists: the membership rules of the
+/// feed, once (each the rule of its list endpoint).
+fn each_visible(access: &Access, users: &Users, mut visit: impl FnMut(Place)) {
+    if !access.event_visible() {
+        return;
+    }
+    let data = access.data;
+    let event = &data.event;
+    for &i in access.submission_candidates(false) {
+        if access.sees_submission_at(i) {
+            visit(Place::Submission(i));
+            if data.is_talk[i] {
+                visit(Place::Talk(i));
+            }
+        }
     }
     for &p in access.speaker_candidates() {
-        if !access.sees_speaker_at(p) {
-            continue;
-        }
-        let code = &event.speakers[p].user;
         // A profile whose user is missing is in no list.
-        if !users.contains_key(code.as_str()) {
-            continue;
+        if access.sees_speaker_at(p) && users.contains_key(event.speakers[p].user.as_str()) {
+            visit(Place::Speaker(p));
         }
-        let key = ObjectKey::Code(code.clone());
-        let hash = digest!(
-            FeedKind::Speaker,
-            key,
-            legacy.speaker(p, &no_answers),
-            v1.speaker(p, users)
-        );
-        view.insert((FeedKind::Speaker, key), hash);
     }
-    for room in &event.rooms {
-        let key = ObjectKey::Id(room.id);
-        let hash = digest!(FeedKind::Room, key, legacy.room(room), v1.room(room));
-        view.insert((FeedKind::Room, key), hash);
+    for i in 0..event.rooms.len() {
+        visit(Place::Room(i));
     }
-    for q in event.questions.iter().filter(|q| access.sees_question(q)) {
-        let key = ObjectKey::Id(q.id);
-        let hash = digest!(FeedKind::Question, key, legacy.question(q), v1.question(q));
-        view.insert((FeedKind::Question, key), hash);
-    }
-    for &i in access.answer_candidates() {
-        if !access.sees_answer_at(i) {
-            continue;
+    for (i, q) in event.questions.iter().enumerate() {
+        if access.sees_question(q) {
+            visit(Place::Question(i));
         }
-        let answer = &event.answers[i];
-        let key = ObjectKey::Id(answer.id);
-        let hash = digest!(
-            FeedKind::Answer,
-            key,
-            legacy.answer(answer, false),
-            v1.answer(i)
-        );
-        view.insert((FeedKind::Answer, key), hash);
+    }
+    for &a in access.answer_candidates() {
+        if access.sees_answer_at(a) {
+            visit(Place::Answer(a));
+        }
     }
     for &r in &data.reviews_ordered {
-        if !access.sees_review_at(r) {
-            continue;
+        if access.sees_review_at(r) {
+            visit(Place::Review(r));
         }
-        let key = ObjectKey::Id(event.reviews[r].id);
-        let hash = digest!(FeedKind::Review, key, legacy.review(r), v1.review(r));
-        view.insert((FeedKind::Review, key), hash);
     }
     if access.sees_tags() {
-        for tag in &event.tags {
-            let key = ObjectKey::Id(tag.id);
-            let hash = digest!(FeedKind::Tag, key, legacy.tag(tag), v1.tag(tag));
-            view.insert((FeedKind::Tag, key), hash);
+        for i in 0..event.tags.len() {
+            visit(Place::Tag(i));
         }
     }
-    let releases = std::iter::once(Release::Current)
+    for release in releases(event) {
+        if access.sees_release(release) && release_id(event, release).is_some() {
+            visit(Place::Schedule(release));
+        }
+    }
+}
+
+fn releases(event: &crate::model::Event) -> impl Iterator<Item = Release> {
+    std::iter::once(Release::Current)
         .chain((0..event.older_schedules.len()).map(Release::Older))
-        .chain(std::iter::once(Release::Wip));
-    for release in releases {
-        if !access.sees_release(release) {
-            continue;
-        }
-        if let (Some(id), Some(shown)) = (release_id(event, release), v1.schedule(release, None)) {
-            let key = ObjectKey::Id(id);
-            let hash = digest!(FeedKind::Schedule, key, shown, ());
-            view.insert((FeedKind::Schedule, key), hash);
+        .chain(std::iter::once(Release::Wip))
+}
+
+fn key_at(data: &EventData, place: Place) -> (FeedKind, ObjectKey) {
+    let event = &data.event;
+    match place {
+        Place::Submission(i) => (
+            FeedKind::Submission,
+            ObjectKey::Code(event.submissions[i].code.clone()),
+        ),
+        Place::Talk(i) => (
+            FeedKind::Talk,
+            ObjectKey::Code(event.submissions[i].code.clone()),
+        ),
+        Place::Speaker(p) => (
+            FeedKind::Speaker,
+            ObjectKey::Code(event.speakers[p].user.clone()),
+        ),
+        Place::Room(i) => (FeedKind::Room, ObjectKey::Id(event.rooms[i].id)),
+        Place::Question(i) => (FeedKind::Question, ObjectKey::Id(event.questions[i].id)),
+        Place::Answer(a) => (FeedKind::Answer, ObjectKey::Id(event.answers[a].id)),
+        Place::Review(r) => (FeedKind::Review, ObjectKey::Id(event.reviews[r].id)),
+        Place::Tag(i) => (FeedKind::Tag, ObjectKey::Id(event.tags[i].id)),
+        Place::Schedule(release) => (
+            FeedKind::Schedule,
+            ObjectKey::Id(release_id(event, release).unwrap_or_default()),
+        ),
+    }
+}
+
+/// How the object looks to the renderers' caller, in both dialects.
+fn digest_at(legacy: &Renderer, v1: &V1Renderer, users: &Users, place: Place) -> u64 {
+    let event = &legacy.access.data.event;
+    let no_answers = QuestionSelector::None;
+    match place {
+        Place::Submission(i) => digest(
+            &legacy.submission(i, false, &no_answers),
+            &v1.submission(i, users),
+        ),
+        // Talks are a legacy list only (v1 has slots instead).
+        Place::Talk(i) => digest(&legacy.submission(i, false, &no_answers), &()),
+        Place::Speaker(p) => digest(&legacy.speaker(p, &no_answers), &v1.speaker(p, users)),
+        Place::Room(i) => digest(&legacy.room(&event.rooms[i]), &v1.room(&event.rooms[i])),
+        Place::Question(i) => digest(
+            &legacy.question(&event.questions[i]),
+            &v1.question(&event.questions[i]),
+        ),
+        Place::Answer(a) => digest(&legacy.answer(&event.answers[a], false), &v1.answer(a)),
+        Place::Review(r) => digest(&legacy.review(r), &v1.review(r)),
+        Place::Tag(i) => digest(&legacy.tag(&event.tags[i]), &v1.tag(&event.tags[i])),
+        Place::Schedule(release) => digest(&v1.schedule(release, None), &()),
+    }
+}
+
+/// Every object of the event, whoever sees it (the universe of an event
+/// that is new or gone).
+fn every_place(data: &EventData, users: &Users) -> Vec<Place> {
+    let event = &data.event;
+    let mut all = Vec::new();
+    for i in SubmissionIx::all(event.submissions.len()) {
+        all.push(Place::Submission(i));
+        if data.is_talk[i] {
+            all.push(Place::Talk(i));
         }
     }
-    view
+    for p in ProfileIx::all(event.speakers.len()) {
+        if users.contains_key(event.speakers[p].user.as_str()) {
+            all.push(Place::Speaker(p));
+        }
+    }
+    all.extend((0..event.rooms.len()).map(Place::Room));
+    all.extend((0..event.questions.len()).map(Place::Question));
+    all.extend(AnswerIx::all(event.answers.len()).map(Place::Answer));
+    all.extend(ReviewIx::all(event.reviews.len()).map(Place::Review));
+    all.extend((0..event.tags.len()).map(Place::Tag));
+    all.extend(
+        releases(event)
+            .filter(|&r| release_id(event, r).is_some())
+            .map(Place::Schedule),
+    );
+    all
+}
+
+/// Where a place is in `every_place`'s order: per kind, its position after
+/// the kinds before it.
+struct Slots {
+    submissions: Vec<u32>,
+    talks: Vec<u32>,
+    speakers: Vec<u32>,
+    rooms: Vec<u32>,
+    questions: Vec<u32>,
+    answers: Vec<u32>,
+    reviews: Vec<u32>,
+    tags: Vec<u32>,
+    schedules: Vec<(Release, u32)>,
+}
+
+impl Slots {
+    fn new(data: &EventData, places: &[Place], rank: &[u32]) -> Slots {
+        let event = &data.event;
+        let mut slots = Slots {
+            submissions: vec![u32::MAX; event.submissions.len()],
+            talks: vec![u32::MAX; event.submissions.len()],
+            speakers: vec![u32::MAX; event.speakers.len()],
+            rooms: vec![u32::MAX; event.rooms.len()],
+            questions: vec![u32::MAX; event.questions.len()],
+            answers: vec![u32::MAX; event.answers.len()],
+            reviews: vec![u32::MAX; event.reviews.len()],
+            tags: vec![u32::MAX; event.tags.len()],
+            schedules: Vec::new(),
+        };
+        for (n, place) in places.iter().enumerate() {
+            let r = rank[n];
+            match *place {
+                Place::Submission(i) => slots.submissions[usize::from(i)] = r,
+                Place::Talk(i) => slots.talks[usize::from(i)] = r,
+                Place::Speaker(p) => slots.speakers[usize::from(p)] = r,
+                Place::Room(i) => slots.rooms[i] = r,
+                Place::Question(i) => slots.questions[i] = r,
+                Place::Answer(a) => slots.answers[usize::from(a)] = r,
+                Place::Review(x) => slots.reviews[usize::from(x)] = r,
+                Place::Tag(i) => slots.tags[i] = r,
+                Place::Schedule(release) => slots.schedules.push((release, r)),
+            }
+        }
+        slots
+    }
+
+    fn of(&self, place: Place) -> u32 {
+        match place {
+            Place::Submission(i) => self.submissions[usize::from(i)],
+            Place::Talk(i) => self.talks[usize::from(i)],
+            Place::Speaker(p) => self.speakers[usize::from(p)],
+            Place::Room(i) => self.rooms[i],
+            Place::Question(i) => self.questions[i],
+            Place::Answer(a) => self.answers[usize::from(a)],
+            Place::Review(x) => self.reviews[usize::from(x)],
+            Place::Tag(i) => self.tags[i],
+            Place::Schedule(release) => self
+                .schedules
+                .iter()
+                .find(|(r, _)| *r == release)
+                .map_or(u32::MAX, |(_, slot)| *slot),
+        }
+    }
+}
+
+/// An event that is new (`action` created) or gone (deleted): every
+/// audience's list, by position, without keys or views per audience (a
+/// 100,000-submission event has 60-odd audiences of a million objects).
+fn encode_whole(
+    state: &State,
+    audiences: impl Iterator<Item = Audience>,
+    action: Action,
+    now: Timestamp,
+) -> Option<Encoded> {
+    let data = state.data;
+    let places = every_place(data, state.users);
+    let keys: Vec<(FeedKind, ObjectKey)> = places.iter().map(|&p| key_at(data, p)).collect();
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+    let mut rank = vec![0u32; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        rank[old as usize] = new as u32;
+    }
+    let slots = Slots::new(data, &places, &rank);
+    let size = keys.len().div_ceil(4);
+    let code = action_code(action);
+    let viewer = organisers_viewer();
+    let mut encoded = Vec::new();
+    for audience in audiences {
+        let user = match &audience {
+            Audience::Public => None,
+            Audience::Organisers => Some(&viewer),
+            Audience::User(c) => state.users.get(c.as_str()).map(|u| &**u),
+        };
+        let access = Access::new(data, user, now);
+        let mut packed = vec![NONE; size];
+        let mut any = false;
+        each_visible(&access, state.users, |place| {
+            let i = slots.of(place) as usize;
+            if i < keys.len() {
+                packed[i / 4] |= code << ((i % 4) * 2);
+                any = true;
+            }
+        });
+        if any {
+            encoded.push((audience.key(), deflate(&packed)));
+        }
+    }
+    if encoded.is_empty() {
+        return None;
+    }
+    let listed: Vec<serde_json::Value> = order
+        .iter()
+        .map(|&i| match &keys[i as usize] {
+            (kind, ObjectKey::Code(code)) => serde_json::json!([kind.as_str(), code.as_str()]),
+            (kind, ObjectKey::Id(id)) => serde_json::json!([kind.as_str(), id]),
+        })
+        .collect();
+    Some(Encoded {
+        universe: deflate(&serde_json::to_vec(&listed).expect("JSON of plain values")),
+        audiences: encoded,
+    })
 }
 
 /// The changes from `before` to `after`, in list order of kind, then key.
@@ -470,6 +647,12 @@ pub fn derive(
     let audiences = [Audience::Public, Audience::Organisers]
         .into_iter()
         .chain(personal.into_iter().map(Audience::User));
+    match (before, after) {
+        (None, None) => return None,
+        (None, Some(state)) => return encode_whole(state, audiences, Action::Created, now),
+        (Some(state), None) => return encode_whole(state, audiences, Action::Deleted, now),
+        _ => {}
+    }
     let candidates = changed.and_then(|records| candidates([before, after], records));
     // Updates need both sides: a new or deleted event needs no digests.
     let digests = match (&candidates, before.is_some() && after.is_some()) {
