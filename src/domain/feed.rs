@@ -671,6 +671,29 @@ pub fn derive(
     encoder.finish()
 }
 
+type Candidates = HashSet<(FeedKind, ObjectKey)>;
+
+/// A submission and its talk.
+fn add_submission(set: &mut Candidates, code: &str) {
+    set.insert((FeedKind::Submission, ObjectKey::Code(ArcStr::from(code))));
+    set.insert((FeedKind::Talk, ObjectKey::Code(ArcStr::from(code))));
+}
+
+/// What shows an answer: its submission, speaker or review.
+fn add_owner(set: &mut Candidates, data: &EventData, owner: AnswerOwner) {
+    match owner {
+        AnswerOwner::Submission(i) => add_submission(set, &data.event.submissions[i].code),
+        AnswerOwner::Person(p) => {
+            let user = data.event.speakers[p].user.clone();
+            set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
+        }
+        AnswerOwner::Review(r) => {
+            set.insert((FeedKind::Review, ObjectKey::Id(data.event.reviews[r].id)));
+        }
+        AnswerOwner::Missing => {}
+    }
+}
+
 /// A record an import wrote (inserted, updated, moved or deleted).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChangedRecord {
@@ -699,15 +722,11 @@ pub fn candidates(
     records: &[ChangedRecord],
 ) -> Option<HashSet<(FeedKind, ObjectKey)>> {
     let mut set = HashSet::new();
-    let submission = |set: &mut HashSet<_>, code: &str| {
-        set.insert((FeedKind::Submission, ObjectKey::Code(ArcStr::from(code))));
-        set.insert((FeedKind::Talk, ObjectKey::Code(ArcStr::from(code))));
-    };
     for record in records {
         match record {
             ChangedRecord::Other => return None,
             ChangedRecord::Submission(code) => {
-                submission(&mut set, code);
+                add_submission(&mut set, code);
                 for state in states.iter().flatten() {
                     let data = state.data;
                     let Some(i) = data.submission_lookup(code) else {
@@ -745,7 +764,7 @@ pub fn candidates(
                         continue;
                     };
                     for &i in data.profile_submissions.of(p) {
-                        submission(&mut set, &data.event.submissions[i].code);
+                        add_submission(&mut set, &data.event.submissions[i].code);
                     }
                     for &a in data.answers_of_person.of(p) {
                         set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
@@ -769,7 +788,7 @@ pub fn candidates(
                         continue;
                     };
                     if let Some(i) = data.review_submission[r] {
-                        submission(&mut set, &data.event.submissions[i].code);
+                        add_submission(&mut set, &data.event.submissions[i].code);
                     }
                     for &a in data.answers_of_review.of(r) {
                         set.insert((FeedKind::Answer, ObjectKey::Id(data.event.answers[a].id)));
@@ -786,22 +805,7 @@ pub fn candidates(
                             continue;
                         }
                         set.insert((FeedKind::Answer, ObjectKey::Id(answer.id)));
-                        match data.answer_owner[a] {
-                            AnswerOwner::Submission(i) => {
-                                submission(&mut set, &data.event.submissions[i].code)
-                            }
-                            AnswerOwner::Person(p) => {
-                                let user = data.event.speakers[p].user.clone();
-                                set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
-                            }
-                            AnswerOwner::Review(r) => {
-                                set.insert((
-                                    FeedKind::Review,
-                                    ObjectKey::Id(data.event.reviews[r].id),
-                                ));
-                            }
-                            AnswerOwner::Missing => {}
-                        }
+                        add_owner(&mut set, data, data.answer_owner[a]);
                     }
                 }
             }
@@ -816,19 +820,7 @@ pub fn candidates(
                         .ok()
                         .map(|at| data.answers_by_id[at]);
                     let Some(a) = found else { continue };
-                    match data.answer_owner[a] {
-                        AnswerOwner::Submission(i) => {
-                            submission(&mut set, &data.event.submissions[i].code)
-                        }
-                        AnswerOwner::Person(p) => {
-                            let user = data.event.speakers[p].user.clone();
-                            set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
-                        }
-                        AnswerOwner::Review(r) => {
-                            set.insert((FeedKind::Review, ObjectKey::Id(data.event.reviews[r].id)));
-                        }
-                        AnswerOwner::Missing => {}
-                    }
+                    add_owner(&mut set, data, data.answer_owner[a]);
                 }
             }
         }

@@ -556,33 +556,79 @@ async fn a_since_older_than_the_history_kept_is_gone() {
     assert_eq!(stream.status, 410, "{}", stream.text);
 }
 
+/// The test's database, for what no command does (a history pruned long
+/// ago, rows of an old generation).
+enum Raw {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+enum Arg {
+    Int(i64),
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Raw {
+    async fn open(url: &str) -> Raw {
+        if url.starts_with("sqlite:") {
+            Raw::Sqlite(sqlx::SqlitePool::connect(url).await.unwrap())
+        } else {
+            Raw::Postgres(sqlx::PgPool::connect(url).await.unwrap())
+        }
+    }
+
+    /// Runs `sql`, written with `$1`, `$2`… for its arguments.
+    async fn execute(&self, sql: &str, args: Vec<Arg>) {
+        match self {
+            Raw::Sqlite(pool) => {
+                let sql = sql.replace('$', "?");
+                let mut query = sqlx::query(&sql);
+                for arg in args {
+                    query = match arg {
+                        Arg::Int(n) => query.bind(n),
+                        Arg::Text(t) => query.bind(t),
+                        Arg::Bytes(b) => query.bind(b),
+                    };
+                }
+                query.execute(pool).await.unwrap();
+            }
+            Raw::Postgres(pool) => {
+                let mut query = sqlx::query(sql);
+                for arg in args {
+                    query = match arg {
+                        Arg::Int(n) => query.bind(n),
+                        Arg::Text(t) => query.bind(t),
+                        Arg::Bytes(b) => query.bind(b),
+                    };
+                }
+                query.execute(pool).await.unwrap();
+            }
+        }
+    }
+
+    /// The first column of every row of `sql`, an integer.
+    async fn integers(&self, sql: &str) -> Vec<i64> {
+        match self {
+            Raw::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+            Raw::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+        }
+    }
+}
+
 async fn set_feed_from(url: &str, generation: i64) {
     // What pruning does (see `storage_prunes_the_feed_past_its_retention`).
-    if url.starts_with("sqlite:") {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        sqlx::query("UPDATE store SET feed_from = ?1")
-            .bind(generation)
-            .execute(&pool)
-            .await
-            .unwrap();
-        sqlx::query("DELETE FROM changes WHERE generation <= ?1")
-            .bind(generation)
-            .execute(&pool)
-            .await
-            .unwrap();
-    } else {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        sqlx::query("UPDATE store SET feed_from = $1")
-            .bind(generation)
-            .execute(&pool)
-            .await
-            .unwrap();
-        sqlx::query("DELETE FROM changes WHERE generation <= $1")
-            .bind(generation)
-            .execute(&pool)
-            .await
-            .unwrap();
-    }
+    let db = Raw::open(url).await;
+    db.execute(
+        "UPDATE store SET feed_from = $1",
+        vec![Arg::Int(generation)],
+    )
+    .await;
+    db.execute(
+        "DELETE FROM changes WHERE generation <= $1",
+        vec![Arg::Int(generation)],
+    )
+    .await;
 }
 
 /// Pruning keeps at least the last 1,000 generations and the last 30 days:
@@ -590,46 +636,42 @@ async fn set_feed_from(url: &str, generation: i64) {
 #[tokio::test]
 async fn storage_prunes_the_feed_past_its_retention() {
     let server = TestServer::start(&[mini()]).await;
-    let pool = sqlx::SqlitePool::connect(&server.db_url).await;
-    let Ok(pool) = pool else {
-        return prune_on_postgres(&server).await;
-    };
-    sqlx::query("UPDATE store SET generation = 2000")
-        .execute(&pool)
-        .await
-        .unwrap();
+    let db = Raw::open(&server.db_url).await;
+    db.execute("UPDATE store SET generation = 2000", Vec::new())
+        .await;
     for (generation, at) in [
         (5, "2020-01-01T00:00:00.000000Z"),
         (900, "2099-01-01T00:00:00.000000Z"),
         (1500, "2020-01-01T00:00:00.000000Z"),
     ] {
         for (audience, body) in stored_nothing() {
-            sqlx::query("INSERT INTO changes (event, audience, generation, at, body) VALUES ('mini', ?1, ?2, ?3, ?4)")
-                .bind(audience)
-                .bind(generation)
-                .bind(at)
-                .bind(body)
-                .execute(&pool)
-                .await
-                .unwrap();
+            db.execute(
+                "INSERT INTO changes (event, audience, generation, at, body) \
+                 VALUES ('mini', $1, $2, $3, $4)",
+                vec![
+                    Arg::Text(audience),
+                    Arg::Int(generation),
+                    Arg::Text(at.into()),
+                    Arg::Bytes(body),
+                ],
+            )
+            .await;
         }
     }
     let mut data = mini();
     data["events"][0]["submissions"][0]["title"] = json!("Renamed");
     server.import(&data).await;
-    let kept: Vec<i64> = sqlx::query_scalar(
-        "SELECT generation FROM changes WHERE audience = 'public' ORDER BY generation",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
+    let kept = db
+        .integers("SELECT generation FROM changes WHERE audience = 'public' ORDER BY generation")
+        .await;
     // 5 is old on both counts; 900 is recent; 1500 is within 1,000.
     assert_eq!(kept, vec![900, 1500, 2001]);
-    let from: i64 = sqlx::query_scalar("SELECT feed_from FROM store")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    assert_eq!(from, 5, "feed_from moves past the last generation dropped");
+    let from = db.integers("SELECT feed_from FROM store").await;
+    assert_eq!(
+        from,
+        vec![5],
+        "feed_from moves past the last generation dropped"
+    );
 }
 
 /// The stored rows of a generation that changed nothing visible: the
@@ -640,45 +682,6 @@ fn stored_nothing() -> Vec<(String, Vec<u8>)> {
     std::iter::once((UNIVERSE.to_string(), universe))
         .chain(audiences)
         .collect()
-}
-
-async fn prune_on_postgres(server: &TestServer) {
-    let pool = sqlx::PgPool::connect(&server.db_url).await.unwrap();
-    sqlx::query("UPDATE store SET generation = 2000")
-        .execute(&pool)
-        .await
-        .unwrap();
-    for (generation, at) in [
-        (5_i64, "2020-01-01T00:00:00.000000Z"),
-        (900, "2099-01-01T00:00:00.000000Z"),
-        (1500, "2020-01-01T00:00:00.000000Z"),
-    ] {
-        for (audience, body) in stored_nothing() {
-            sqlx::query("INSERT INTO changes (event, audience, generation, at, body) VALUES ('mini', $1, $2, $3, $4)")
-                .bind(audience)
-                .bind(generation)
-                .bind(at)
-                .bind(body)
-                .execute(&pool)
-                .await
-                .unwrap();
-        }
-    }
-    let mut data = mini();
-    data["events"][0]["submissions"][0]["title"] = json!("Renamed");
-    server.import(&data).await;
-    let kept: Vec<i64> = sqlx::query_scalar(
-        "SELECT generation FROM changes WHERE audience = 'public' ORDER BY generation",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
-    assert_eq!(kept, vec![900, 1500, 2001]);
-    let from: i64 = sqlx::query_scalar("SELECT feed_from FROM store")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    assert_eq!(from, 5);
 }
 
 // ---------------------------------------------------------------------------
