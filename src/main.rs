@@ -179,6 +179,10 @@ enum Command {
         /// inside the network confapi runs in).
         #[arg(long, env = "CONFAPI_WEBHOOKS_ALLOW_PRIVATE")]
         webhooks_allow_private: bool,
+        /// PEM certificates trusted for https webhook receivers besides the
+        /// system's and webpki's roots (a private CA).
+        #[arg(long, env = "CONFAPI_WEBHOOKS_CA_CERT")]
+        webhooks_ca_cert: Option<PathBuf>,
         /// Connections served at once; beyond it, a connection with no
         /// request in flight is closed to make room, else the new one is
         /// answered 503 and closed (default: the open-file limit, raised
@@ -401,6 +405,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             stream_buffer,
             webhooks,
             webhooks_allow_private,
+            webhooks_ca_cert,
             max_connections,
             rate_limit,
             drain_seconds,
@@ -422,6 +427,11 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                         format!("{}: {}", path.display(), problems.join("; "))
                     })?
                 }
+            };
+            let ca_certs = match &webhooks_ca_cert {
+                None => Vec::new(),
+                Some(path) => confapi::sync::client::read_ca_certs(path)
+                    .map_err(|e| e.to_string().replace("--ca-cert", "--webhooks-ca-cert"))?,
             };
             // Only `--demo` creates a missing database: a typo in --db must
             // not serve an empty one.
@@ -449,6 +459,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 confapi::webhooks::Options {
                     subscriptions,
                     allow_private: webhooks_allow_private,
+                    ca_certs,
                 },
             );
             // Before the default --max-connections, which follows it.

@@ -179,6 +179,9 @@ pub struct Options {
     /// `--webhooks-allow-private`: receivers on private, loopback and
     /// link-local addresses (tests, a receiver on the same host).
     pub allow_private: bool,
+    /// `--webhooks-ca-cert`: trusted for https receivers besides the
+    /// system's and webpki's roots.
+    pub ca_certs: Vec<reqwest::Certificate>,
 }
 
 /// Whether `ip` is on the public internet (not loopback, private,
@@ -238,7 +241,7 @@ impl reqwest::dns::Resolve for PublicOnly {
     }
 }
 
-fn client(allow_private: bool) -> reqwest::Client {
+fn client(allow_private: bool, ca_certs: &[reqwest::Certificate]) -> reqwest::Client {
     let mut builder = reqwest::Client::builder()
         .timeout(DELIVERY_TIMEOUT)
         // A redirect would lead past the address check.
@@ -246,6 +249,9 @@ fn client(allow_private: bool) -> reqwest::Client {
         .user_agent(concat!("confapi/", env!("CARGO_PKG_VERSION"), " webhooks"));
     if !allow_private {
         builder = builder.dns_resolver(Arc::new(PublicOnly));
+    }
+    for cert in ca_certs {
+        builder = builder.add_root_certificate(cert.clone());
     }
     builder.build().expect("the webhook client builds")
 }
@@ -270,7 +276,7 @@ enum Outcome {
 pub fn start(cache: Arc<CatalogCache>, stats: Arc<Stats>, options: Options) {
     let sender = Sender {
         holder: format!("{}-{}", std::process::id(), hex::encode(rand_bytes())),
-        client: client(options.allow_private),
+        client: client(options.allow_private, &options.ca_certs),
         allow_private: options.allow_private,
         from_file: options.subscriptions,
         cache,

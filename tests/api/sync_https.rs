@@ -22,12 +22,12 @@ use crate::helpers::{mini, TestDatabase, TestServer};
 // ---------------------------------------------------------------------------
 
 /// A certificate authority that lives as long as the test.
-struct Ca {
+pub(crate) struct Ca {
     issuer: CertifiedIssuer<'static, KeyPair>,
 }
 
 impl Ca {
-    fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str) -> Self {
         let mut params = CertificateParams::default();
         params.distinguished_name.push(DnType::CommonName, name);
         params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -38,13 +38,13 @@ impl Ca {
         }
     }
 
-    fn pem(&self) -> String {
+    pub(crate) fn pem(&self) -> String {
         self.issuer.pem()
     }
 
     /// A server certificate for `names` (IP addresses or DNS names), valid
     /// from now on, or, if `expired`, only during 2020.
-    fn server_cert(&self, names: &[&str], expired: bool) -> Leaf {
+    pub(crate) fn server_cert(&self, names: &[&str], expired: bool) -> Leaf {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let mut params = CertificateParams::new(names).expect("server names");
         params
@@ -65,15 +65,15 @@ impl Ca {
     }
 }
 
-struct Leaf {
+pub(crate) struct Leaf {
     chain: Vec<CertificateDer<'static>>,
     key: PrivateKeyDer<'static>,
 }
 
 /// Terminates TLS on a loopback port and passes the bytes on to a plain
 /// http upstream. Counts the connections it accepts.
-struct TlsProxy {
-    url: String,
+pub(crate) struct TlsProxy {
+    pub(crate) url: String,
     connections: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -86,12 +86,17 @@ impl Drop for TlsProxy {
 
 impl TlsProxy {
     async fn start(upstream: &TestServer, leaf: Leaf) -> Self {
+        Self::before(&upstream.base, leaf).await
+    }
+
+    /// TLS before the plain http server at `base` (`http://HOST:PORT`).
+    pub(crate) async fn before(base: &str, leaf: Leaf) -> Self {
         let config = rustls::ServerConfig::builder()
             .with_no_client_auth()
             .with_single_cert(leaf.chain, leaf.key)
             .expect("server TLS config");
         let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-        let backend = upstream.base.trim_start_matches("http://").to_string();
+        let backend = base.trim_start_matches("http://").to_string();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

@@ -141,8 +141,8 @@ async fn start(receiver: &Receiver) -> (TestServer, Arc<Stats>) {
         server.cache.clone(),
         stats.clone(),
         Options {
-            subscriptions: Vec::new(),
             allow_private: true,
+            ..Options::default()
         },
     );
     // The subscriptions start from the generation they were first seen at.
@@ -349,8 +349,8 @@ async fn two_senders_deliver_each_generation_once() {
         server.cache.clone(),
         Arc::new(Stats::default()),
         Options {
-            subscriptions: Vec::new(),
             allow_private: true,
+            ..Options::default()
         },
     );
     let mut data = with_hooks(&receiver);
@@ -426,4 +426,56 @@ async fn webhooks_are_never_shown() {
             );
         }
     }
+}
+
+/// https receivers: a private CA's certificate trusted with
+/// `--webhooks-ca-cert`, refused without it.
+#[tokio::test]
+async fn https_receivers_are_checked_against_the_trusted_roots() {
+    let receiver = Receiver::start().await;
+    let ca = crate::sync_https::Ca::new("confapi webhook test CA");
+    let proxy =
+        crate::sync_https::TlsProxy::before(&receiver.base, ca.server_cert(&["127.0.0.1"], false))
+            .await;
+    let mut data = mini();
+    data["events"][0]["webhooks"] = json!([
+        {"url": format!("{}/public", proxy.url), "secret": SECRET}
+    ]);
+    let trusted = TestServer::start(&[data.clone()]).await;
+    let pem = reqwest::Certificate::from_pem(ca.pem().as_bytes()).unwrap();
+    webhooks::start(
+        trusted.cache.clone(),
+        trusted.webhooks.clone(),
+        Options {
+            allow_private: true,
+            ca_certs: vec![pem],
+            ..Options::default()
+        },
+    );
+    let untrusted = TestServer::start(&[data.clone()]).await;
+    webhooks::start(
+        untrusted.cache.clone(),
+        untrusted.webhooks.clone(),
+        Options {
+            allow_private: true,
+            ..Options::default()
+        },
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    data["events"][0]["submissions"][0]["title"] = json!("Over TLS");
+    trusted.import(&data).await;
+    untrusted.import(&data).await;
+    let got = receiver.wait_for("public", 1, Duration::from_secs(5)).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        receiver.got("public").len(),
+        1,
+        "{got:?}: only the trusting sender delivered"
+    );
+    assert!(trusted.webhooks.snapshot().iter().any(|(_, s)| s.sent == 1));
+    assert!(untrusted
+        .webhooks
+        .snapshot()
+        .iter()
+        .any(|(_, s)| s.sent == 0 && s.failed > 0));
 }
