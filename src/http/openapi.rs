@@ -241,7 +241,8 @@ fn natural() -> Value {
 /// (`Params::id` and `Params::boolean`); the others are free text.
 fn query_schema(name: &str) -> Value {
     match name {
-        "question" | "review" | "submission_type" => natural(),
+        // `since`: the change feed's generation.
+        "question" | "review" | "submission_type" | "since" => natural(),
         "is_public" | "is_visible_to_reviewers" | "is_featured" => json!({"type": "boolean"}),
         "target" => json!({"type": "string", "enum": crate::model::QuestionTarget::NAMES}),
         "variant" => json!({"type": "string", "enum": crate::model::QuestionVariant::NAMES}),
@@ -261,7 +262,9 @@ fn query_schema(name: &str) -> Value {
 /// other than true/false/1/0 is no filter), the rest is free text.
 fn v1_query_schema(name: &str) -> Value {
     match name {
-        "question" | "review" | "submission_type" | "track" | "room" | "schedule" => natural(),
+        "question" | "review" | "submission_type" | "track" | "room" | "schedule" | "since" => {
+            natural()
+        }
         "target" => json!({"type": "string", "enum": crate::model::QuestionTarget::NAMES}),
         "variant" => json!({"type": "string", "enum": crate::model::QuestionVariant::NAMES}),
         "state" | "pending_state" => states(),
