@@ -105,30 +105,9 @@ fn digest<A: Serialize, B: Serialize>(legacy: &A, v1: &B) -> u64 {
     hasher.finish()
 }
 
-/// Which objects' digests to compute.
-#[derive(Clone, Copy)]
-pub enum Digests<'a> {
-    /// None: an event that is new or gone needs only what is in its lists.
-    None,
-    All,
-    /// Only these: the import changed nothing else (`candidates`).
-    Only(&'a HashSet<(FeedKind, ObjectKey)>),
-}
-
-impl Digests<'_> {
-    fn want(&self, kind: FeedKind, key: &ObjectKey) -> bool {
-        match self {
-            Digests::None => false,
-            Digests::All => true,
-            Digests::Only(set) => set.contains(&(kind, key.clone())),
-        }
-    }
-}
-
-/// The lists of `access`'s caller, unfiltered, with the digest of each
-/// object `digests` asks for (0 for the others): the same sets the list
-/// endpoints start from.
-pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
+/// The lists of `access`'s caller, unfiltered, with each object's digest:
+/// the same sets the list endpoints start from.
+pub fn view(access: &Access, users: &Users) -> View {
     let mut view = View::default();
     let legacy = Renderer {
         access,
@@ -137,13 +116,10 @@ pub fn view(access: &Access, users: &Users, digests: Digests) -> View {
     };
     let v1 = V1Renderer::new(access, users, None);
     each_visible(access, users, |place| {
-        let key = key_at(access.data, place);
-        let hash = if digests.want(key.0, &key.1) {
-            digest_at(&legacy, &v1, users, place)
-        } else {
-            0
-        };
-        view.insert(key, hash);
+        view.insert(
+            key_at(access.data, place),
+            digest_at(&legacy, &v1, users, place),
+        );
     });
     view
 }
@@ -170,47 +146,84 @@ fn each_visible(access: &Access, users: &Users, mut visit: impl FnMut(Place)) {
     }
     let data = access.data;
     let event = &data.event;
-    for &i in access.submission_candidates(false) {
-        if access.sees_submission_at(i) {
-            visit(Place::Submission(i));
-            if data.is_talk[i] {
-                visit(Place::Talk(i));
-            }
+    // The candidate indexes only narrow the scan; `sees` decides.
+    let places = access
+        .submission_candidates(false)
+        .iter()
+        .flat_map(|&i| [Place::Submission(i), Place::Talk(i)])
+        .chain(
+            access
+                .speaker_candidates()
+                .iter()
+                .map(|&p| Place::Speaker(p)),
+        )
+        .chain((0..event.rooms.len()).map(Place::Room))
+        .chain((0..event.questions.len()).map(Place::Question))
+        .chain(access.answer_candidates().iter().map(|&a| Place::Answer(a)))
+        .chain(data.reviews_ordered.iter().map(|&r| Place::Review(r)))
+        .chain((0..event.tags.len()).map(Place::Tag))
+        .chain(releases(event).map(Place::Schedule));
+    for place in places {
+        if sees(access, users, place) {
+            visit(place);
         }
     }
-    for &p in access.speaker_candidates() {
+}
+
+/// Whether the object at `place` is in `access`'s list of its kind: the
+/// rule of that list's endpoint (given that the event is visible).
+fn sees(access: &Access, users: &Users, place: Place) -> bool {
+    let data = access.data;
+    let event = &data.event;
+    match place {
+        Place::Submission(i) => access.sees_submission_at(i),
+        Place::Talk(i) => data.is_talk[i] && access.sees_submission_at(i),
         // A profile whose user is missing is in no list.
-        if access.sees_speaker_at(p) && users.contains_key(event.speakers[p].user.as_str()) {
-            visit(Place::Speaker(p));
+        Place::Speaker(p) => {
+            users.contains_key(event.speakers[p].user.as_str()) && access.sees_speaker_at(p)
+        }
+        Place::Room(_) => true,
+        Place::Question(i) => access.sees_question(&event.questions[i]),
+        Place::Answer(a) => access.sees_answer_at(a),
+        Place::Review(r) => access.sees_review_at(r),
+        Place::Tag(_) => access.sees_tags(),
+        Place::Schedule(release) => {
+            access.sees_release(release) && release_id(event, release).is_some()
         }
     }
-    for i in 0..event.rooms.len() {
-        visit(Place::Room(i));
-    }
-    for (i, q) in event.questions.iter().enumerate() {
-        if access.sees_question(q) {
-            visit(Place::Question(i));
+}
+
+/// Where the object `kind`/`key` is in this state of the event, if it is.
+fn place_of(
+    data: &EventData,
+    reviews: &std::collections::HashMap<i64, ReviewIx>,
+    kind: FeedKind,
+    key: &ObjectKey,
+) -> Option<Place> {
+    let event = &data.event;
+    match (kind, key) {
+        (FeedKind::Submission, ObjectKey::Code(code)) => {
+            data.submission_lookup(code).map(Place::Submission)
         }
-    }
-    for &a in access.answer_candidates() {
-        if access.sees_answer_at(a) {
-            visit(Place::Answer(a));
+        (FeedKind::Talk, ObjectKey::Code(code)) => data.submission_lookup(code).map(Place::Talk),
+        (FeedKind::Speaker, ObjectKey::Code(code)) => {
+            data.profile_position(code).map(Place::Speaker)
         }
-    }
-    for &r in &data.reviews_ordered {
-        if access.sees_review_at(r) {
-            visit(Place::Review(r));
+        (FeedKind::Answer, ObjectKey::Id(id)) => {
+            let answers = &event.answers;
+            let at = data
+                .answers_by_id
+                .binary_search_by_key(id, |&a| answers[a].id)
+                .ok()?;
+            Some(Place::Answer(data.answers_by_id[at]))
         }
-    }
-    if access.sees_tags() {
-        for i in 0..event.tags.len() {
-            visit(Place::Tag(i));
-        }
-    }
-    for release in releases(event) {
-        if access.sees_release(release) && release_id(event, release).is_some() {
-            visit(Place::Schedule(release));
-        }
+        (FeedKind::Review, ObjectKey::Id(id)) => reviews.get(id).map(|&r| Place::Review(r)),
+        (FeedKind::Question, ObjectKey::Id(id)) => data
+            .question_index
+            .get(id)
+            .map(|&q| Place::Question(usize::from(q))),
+        // `candidates` names no other kind.
+        _ => None,
     }
 }
 
@@ -423,26 +436,8 @@ fn encode_whole(
     })
 }
 
-/// The changes from `before` to `after`, in list order of kind, then key.
-pub fn difference(before: &View, after: &View) -> Vec<Change> {
-    difference_of(before, after)
-        .into_iter()
-        .map(|((kind, object), action)| {
-            let (code, id) = match object {
-                ObjectKey::Code(code) => (Some(code.to_string()), None),
-                ObjectKey::Id(id) => (None, Some(*id)),
-            };
-            Change {
-                kind: *kind,
-                code,
-                id,
-                action,
-            }
-        })
-        .collect()
-}
-
-/// `difference`, as keys of the views, in order.
+/// The changes from `before` to `after`, as keys of the views, in order of
+/// kind, then key.
 fn difference_of<'v>(
     before: &'v View,
     after: &'v View,
@@ -511,7 +506,12 @@ fn personal_users(state: &State, now: Timestamp, into: &mut BTreeSet<String>) {
     }
 }
 
-fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: Digests) -> View {
+fn view_of(
+    state: Option<&State>,
+    audience: &Audience,
+    now: Timestamp,
+    candidates: Option<&Candidates>,
+) -> View {
     let Some(state) = state else {
         return View::default();
     };
@@ -522,20 +522,16 @@ fn view_of(state: Option<&State>, audience: &Audience, now: Timestamp, digests: 
         Audience::User(code) => state.users.get(code.as_str()).map(|u| &**u),
     };
     let access = Access::new(state.data, user, now);
-    match digests {
+    match candidates {
         // Only these objects can differ: look at them alone.
-        Digests::Only(set) => view_of_candidates(&access, state.users, set),
-        _ => view(&access, state.users, digests),
+        Some(set) => view_of_candidates(&access, state.users, set),
+        None => view(&access, state.users),
     }
 }
 
-/// `view` restricted to `candidates`: the same rules, asked of each
-/// candidate instead of every object of the event.
-fn view_of_candidates(
-    access: &Access,
-    users: &Users,
-    candidates: &HashSet<(FeedKind, ObjectKey)>,
-) -> View {
+/// `view` restricted to `candidates`: the same rule (`sees`) and digest,
+/// asked of each candidate instead of every object of the event.
+fn view_of_candidates(access: &Access, users: &Users, candidates: &Candidates) -> View {
     let mut view = View::default();
     if !access.event_visible() {
         return view;
@@ -548,81 +544,16 @@ fn view_of_candidates(
         speaker_users: None,
     };
     let v1 = V1Renderer::new(access, users, None);
-    let no_answers = QuestionSelector::None;
     let reviews: std::collections::HashMap<i64, ReviewIx> = ReviewIx::all(event.reviews.len())
         .map(|r| (event.reviews[r].id, r))
         .collect();
     for (kind, key) in candidates {
-        match (kind, key) {
-            (FeedKind::Submission, ObjectKey::Code(code)) => {
-                let Some(i) = data.submission_lookup(code) else {
-                    continue;
-                };
-                if !access.sees_submission_at(i) {
-                    continue;
-                }
-                // The stored spelling, as `view` keys it.
-                let code = ObjectKey::Code(event.submissions[i].code.clone());
-                let shown = legacy.submission(i, false, &no_answers);
-                if data.is_talk[i] {
-                    view.insert((FeedKind::Talk, code.clone()), digest(&shown, &()));
-                }
-                view.insert(
-                    (FeedKind::Submission, code),
-                    digest(&shown, &v1.submission(i, users)),
-                );
-            }
-            (FeedKind::Speaker, ObjectKey::Code(code)) => {
-                let Some(p) = data.profile_position(code) else {
-                    continue;
-                };
-                if !users.contains_key(code.as_str()) || !access.sees_speaker_at(p) {
-                    continue;
-                }
-                view.insert(
-                    (FeedKind::Speaker, key.clone()),
-                    digest(&legacy.speaker(p, &no_answers), &v1.speaker(p, users)),
-                );
-            }
-            (FeedKind::Answer, ObjectKey::Id(id)) => {
-                let answers = &event.answers;
-                let Ok(at) = data
-                    .answers_by_id
-                    .binary_search_by_key(id, |&a| answers[a].id)
-                else {
-                    continue;
-                };
-                let a = data.answers_by_id[at];
-                if access.sees_answer_at(a) {
-                    view.insert(
-                        (FeedKind::Answer, key.clone()),
-                        digest(&legacy.answer(&answers[a], false), &v1.answer(a)),
-                    );
-                }
-            }
-            (FeedKind::Review, ObjectKey::Id(id)) => {
-                let Some(&r) = reviews.get(id) else { continue };
-                if access.sees_review_at(r) {
-                    view.insert(
-                        (FeedKind::Review, key.clone()),
-                        digest(&legacy.review(r), &v1.review(r)),
-                    );
-                }
-            }
-            (FeedKind::Question, ObjectKey::Id(id)) => {
-                let Some(q) = data.question(*id) else {
-                    continue;
-                };
-                if access.sees_question(q) {
-                    view.insert(
-                        (FeedKind::Question, key.clone()),
-                        digest(&legacy.question(q), &v1.question(q)),
-                    );
-                }
-            }
-            // Talks come with their submissions; `candidates` names no
-            // other kind.
-            _ => {}
+        let Some(place) = place_of(data, &reviews, *kind, key) else {
+            continue;
+        };
+        if sees(access, users, place) {
+            // The stored spelling, as `view` keys it.
+            view.insert(key_at(data, place), digest_at(&legacy, &v1, users, place));
         }
     }
     view
@@ -653,19 +584,14 @@ pub fn derive(
         (Some(state), None) => return encode_whole(state, audiences, Action::Deleted, now),
         _ => {}
     }
+    // Both sides exist: compare the candidates' views, or every view.
     let candidates = changed.and_then(|records| candidates([before, after], records));
-    // Updates need both sides: a new or deleted event needs no digests.
-    let digests = match (&candidates, before.is_some() && after.is_some()) {
-        (_, false) => Digests::None,
-        (Some(set), true) => Digests::Only(set),
-        (None, true) => Digests::All,
-    };
     // Each audience's changes go into the encoder at once: held together,
     // 60-odd audiences of a big new event took gigabytes.
     let mut encoder = Encoder::default();
     for audience in audiences {
-        let before = view_of(before, &audience, now, digests);
-        let after = view_of(after, &audience, now, digests);
+        let before = view_of(before, &audience, now, candidates.as_ref());
+        let after = view_of(after, &audience, now, candidates.as_ref());
         encoder.add(&audience, difference_of(&before, &after));
     }
     encoder.finish()
