@@ -16,3 +16,52 @@ pub fn release_free_memory() {
         libc::malloc_trim(0);
     }
 }
+
+/// Asks the CPU to bring `text` into its caches without waiting for it.
+/// A page of an event that is cold in the caches reads a few thousand
+/// values, each behind its own pointer: requested all at once, they
+/// arrive together instead of one miss after another. Only the first
+/// 2 kB: past them the hardware's own prefetcher follows the read.
+#[inline]
+pub fn prefetch(text: &str) {
+    prefetch_bytes(text.as_ptr(), text.len());
+}
+
+/// Prefetches `value`'s own bytes (not what it points to). Taking the
+/// reference reads nothing: `&items[i]` is only arithmetic.
+#[inline]
+pub fn prefetch_value<T: ?Sized>(value: &T) {
+    prefetch_bytes(
+        std::ptr::from_ref(value).cast(),
+        std::mem::size_of_val(value),
+    );
+}
+
+/// Prefetches what an `ArcStr` points at (its length and first
+/// characters) without reading it: its only field is that pointer.
+#[inline]
+pub fn prefetch_arcstr(text: &arcstr::ArcStr) {
+    const _: () =
+        assert!(std::mem::size_of::<arcstr::ArcStr>() == std::mem::size_of::<*const u8>());
+    // SAFETY: ArcStr is `repr(transparent)` over a non-null pointer to its
+    // heap block; the pointer is only handed to a prefetch.
+    let block: *const u8 = unsafe { std::mem::transmute_copy(text) };
+    prefetch_bytes(block, 128);
+}
+
+#[inline]
+fn prefetch_bytes(start: *const u8, len: usize) {
+    const LINE: usize = 64;
+    const AHEAD: usize = 2048;
+    for offset in (0..len.min(AHEAD)).step_by(LINE) {
+        let address = start.wrapping_add(offset);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint that never faults, whatever the address.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(address.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = address;
+    }
+}

@@ -264,7 +264,7 @@ impl<'a> Access<'a> {
 
     /// Submissions the caller sees *with* their speakers, so speakers may be
     /// linked to them.
-    fn sees_submission_named_at(&self, i: SubmissionIx) -> bool {
+    pub fn sees_submission_named_at(&self, i: SubmissionIx) -> bool {
         match self.role {
             Role::Organiser => true,
             Role::Reviewer if self.names => self.sees_submission_at(i),
@@ -365,7 +365,9 @@ impl<'a> Access<'a> {
             return false;
         };
         let owner = data.answer_owner[answer];
-        if self.public_rule_allows(q, owner) {
+        // Organisers see what the public does and more: the public rule,
+        // which reads the question, is not theirs to ask.
+        if self.role != Role::Organiser && self.public_rule_allows(q, owner) {
             return true;
         }
         match self.role {

@@ -178,6 +178,19 @@ impl<I: Copy + Into<usize>, T> Groups<I, T> {
         let i = owner.into();
         &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
+
+    /// Prefetches where `owner`'s group starts (`memory::prefetch`).
+    pub fn prefetch_start(&self, owner: I) {
+        if let Some(start) = self.starts.get(owner.into()) {
+            crate::memory::prefetch_value(start);
+        }
+    }
+
+    /// Prefetches `owner`'s group (its start read, so best after
+    /// `prefetch_start`).
+    pub fn prefetch_group(&self, owner: I) {
+        crate::memory::prefetch_value(self.of(owner));
+    }
 }
 
 /// Who an answer belongs to.

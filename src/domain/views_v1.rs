@@ -383,23 +383,41 @@ pub struct V1Renderer<'a> {
 
 /// The JSON of objects one page repeats, serialised once per request:
 /// expanded questions (pytanis expands every answer's question, the same
-/// few questions a hundred times a page). Keyed by what decides their
-/// JSON besides the request's caller and `lang`: the question and the
-/// expansion below it.
+/// few questions a hundred times a page), tracks, submission types, tags
+/// and rooms. Keyed by what decides their JSON besides the request's
+/// caller and `lang`: the kind, the object and the expansion below it.
 #[derive(Default)]
 pub struct Memo {
-    questions: std::cell::RefCell<std::collections::HashMap<(i64, usize), std::rc::Rc<str>>>,
+    objects:
+        std::cell::RefCell<std::collections::HashMap<(Memoized, i64, usize), std::rc::Rc<str>>>,
 }
 
-/// JSON text written as it is (sonic's raw value), for memoised objects.
+/// The kinds of objects a page memoises.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Memoized {
+    Question,
+    Track,
+    SubmissionType,
+    Tag,
+    Room,
+}
+
+/// JSON text written as it is. Serialised only by sonic-rs (every page
+/// and shaped object is: `http::json`, `Shape::apply`), whose serializer
+/// writes a struct of its lazy-value token verbatim, as it serialises its
+/// own `LazyValue`: parsing the text again to build one was a tenth of an
+/// expanded page (perf, BENCHMARKS.md).
 pub struct RawJson(std::rc::Rc<str>);
+
+/// sonic-rs's name for a raw value (`lazyvalue::TOKEN`, not exported).
+const SONIC_RAW_TOKEN: &str = "$sonic_rs::LazyValue";
 
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::Error;
-        sonic_rs::get_from_str(&self.0, std::iter::empty::<&str>())
-            .map_err(S::Error::custom)?
-            .serialize(serializer)
+        use serde::ser::SerializeStruct;
+        let mut raw = serializer.serialize_struct(SONIC_RAW_TOKEN, 1)?;
+        raw.serialize_field(SONIC_RAW_TOKEN, &*self.0)?;
+        raw.end()
     }
 }
 
@@ -443,6 +461,13 @@ fn nullable(text: &str) -> Option<&str> {
 /// nearest tenth of the exact binary value, ties to even (Rust's
 /// formatting rounds the same way).
 fn round_tenth(value: f64) -> f64 {
+    // Far from a tie the nearest tenth is that of the product, and k / 10
+    // is the double nearest to the decimal k/10, as parsing it would give;
+    // formatting exactly was 3 % of an organiser's page (perf).
+    let tenths = value * 10.0;
+    if tenths.abs() < 1e15 && (tenths - tenths.floor() - 0.5).abs() > 1e-6 {
+        return tenths.round() / 10.0;
+    }
     format!("{value:.1}").parse().unwrap_or(value)
 }
 
@@ -483,19 +508,24 @@ impl<'a> V1Renderer<'a> {
         }
     }
 
-    /// The expanded question, from the memo where there is one.
-    fn expanded_question(&self, question: &'a Question) -> Expanded<QuestionView<'a>> {
+    /// `render`'s object, serialised once per page where there is a memo.
+    fn memoized<T: Serialize>(
+        &self,
+        kind: Memoized,
+        id: i64,
+        render: impl FnOnce() -> T,
+    ) -> Expanded<T> {
         let Some(memo) = self.memo else {
-            return Expanded::View(Box::new(self.question(question)));
+            return Expanded::View(Box::new(render()));
         };
-        let key = (question.id, std::ptr::from_ref(self.expand) as usize);
+        let key = (kind, id, std::ptr::from_ref(self.expand) as usize);
         let json = memo
-            .questions
+            .objects
             .borrow_mut()
             .entry(key)
             // A view always serialises; "null" would only hide a bug.
             .or_insert_with(|| {
-                sonic_rs::to_string(&self.question(question))
+                sonic_rs::to_string(&render())
                     .unwrap_or_else(|_| "null".into())
                     .into()
             })
@@ -690,12 +720,12 @@ pub struct SubmissionView<'a> {
     #[schema(schema_with = many_refs)]
     pub speakers: Refs<&'a str, SpeakerView<'a>>,
     #[schema(schema_with = one_ref)]
-    pub submission_type: Ref<i64, SubmissionTypeView<'a>>,
+    pub submission_type: Ref<i64, Expanded<SubmissionTypeView<'a>>>,
     #[schema(schema_with = nullable_ref)]
-    pub track: Option<Ref<i64, TrackView<'a>>>,
+    pub track: Option<Ref<i64, Expanded<TrackView<'a>>>>,
     /// Tag ids: the public ones for the public, all for organisers and reviewers.
     #[schema(schema_with = many_refs)]
-    pub tags: Refs<i64, TagView<'a>>,
+    pub tags: Refs<i64, Expanded<TagView<'a>>>,
     pub state: SubmissionState,
     #[serde(rename = "abstract")]
     pub abstract_: &'a str,
@@ -737,7 +767,7 @@ pub struct SubmissionView<'a> {
     /// The organisers' anonymised texts as a JSON string (`"{}"` when none).
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub anonymised_data: Option<String>,
+    pub anonymised_data: Option<std::borrow::Cow<'static, str>>,
     /// Ids of the reviews the caller may see.
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -794,6 +824,183 @@ pub struct ResourceView<'a> {
     pub id: i64,
     pub resource: &'a str,
     pub description: &'a str,
+}
+
+impl<'a> V1Renderer<'a> {
+    /// Brings what the views of `positions` (one page) will read into the
+    /// CPU's caches, level by level: each submission and where its groups
+    /// start, then its texts and groups, then its answers, reviews,
+    /// speakers and their users, then their texts, then the speakers'
+    /// answers. Every level's addresses are known once the level before
+    /// has arrived, so each waits for one round of misses instead of the
+    /// views waiting for every pointer in turn: on an event larger than
+    /// the caches those misses were most of a page's time (perf,
+    /// BENCHMARKS.md).
+    pub fn prefetch_submissions(&self, positions: &[super::catalog::SubmissionIx]) {
+        use crate::memory::{prefetch, prefetch_arcstr, prefetch_value};
+        let data: &'a super::catalog::EventData = self.access.data;
+        let event = &data.event;
+        let speakers = self.child("speakers").is_some();
+        let speaker_answers = self
+            .child("speakers")
+            .is_some_and(|child| child.child("answers").is_some());
+        for &i in positions {
+            prefetch_value(&event.submissions[i]);
+            data.answers_of_submission.prefetch_start(i);
+            data.reviews_of_submission.prefetch_start(i);
+            data.speaker_profiles.prefetch_start(i);
+            if let Some(table) = self.speaker_users {
+                table.prefetch_start(i);
+            }
+        }
+        for &i in positions {
+            let sub = &event.submissions[i];
+            for text in [
+                &sub.title,
+                &sub.abstract_,
+                &sub.description,
+                &sub.notes,
+                &sub.internal_notes,
+            ] {
+                prefetch(text);
+            }
+            for text in [
+                Some(&sub.code),
+                Some(&sub.content_locale),
+                sub.invitation_token.as_ref(),
+                sub.review_code.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                prefetch_arcstr(text);
+            }
+            prefetch_value(sub.speakers.as_slice());
+            prefetch_value(sub.tags.as_slice());
+            prefetch_value(sub.resources.as_slice());
+            prefetch_value(sub.slots.as_slice());
+            prefetch_value(sub.assigned_reviewers.as_slice());
+            data.answers_of_submission.prefetch_group(i);
+            data.reviews_of_submission.prefetch_group(i);
+            data.speaker_profiles.prefetch_group(i);
+            if let Some(table) = self.speaker_users {
+                table.prefetch_group(i);
+            }
+        }
+        let answer = |a: super::catalog::AnswerIx| {
+            prefetch_value(&event.answers[a]);
+            prefetch_value(&data.answer_question[a]);
+            prefetch_value(&data.answer_owner[a]);
+        };
+        let answer_texts = |a: super::catalog::AnswerIx| {
+            let answer = &event.answers[a];
+            prefetch_arcstr(&answer.answer);
+            [&answer.submission, &answer.person, &answer.answer_file]
+                .into_iter()
+                .flatten()
+                .for_each(prefetch_arcstr);
+        };
+        let profiles = |i| data.speaker_profiles.of(i).iter().flatten().copied();
+        for &i in positions {
+            data.answers_of_submission
+                .of(i)
+                .iter()
+                .copied()
+                .for_each(answer);
+            for &r in data.reviews_of_submission.of(i) {
+                prefetch_value(&event.reviews[r]);
+                prefetch_value(&data.review_submission[r]);
+            }
+            event.submissions[i]
+                .speakers
+                .iter()
+                .for_each(prefetch_arcstr);
+            if speakers {
+                for p in profiles(i) {
+                    prefetch_value(&event.speakers[p]);
+                    data.answers_of_person.prefetch_start(p);
+                }
+                if let Some(table) = self.speaker_users {
+                    table
+                        .of(i)
+                        .iter()
+                        .flatten()
+                        .for_each(|user| prefetch_value(&**user));
+                }
+            }
+        }
+        for &i in positions {
+            data.answers_of_submission
+                .of(i)
+                .iter()
+                .copied()
+                .for_each(answer_texts);
+            if speakers {
+                for p in profiles(i) {
+                    let profile = &event.speakers[p];
+                    prefetch(&profile.biography);
+                    prefetch(&profile.internal_notes);
+                    prefetch_value(profile.availabilities.as_slice());
+                    data.answers_of_person.prefetch_group(p);
+                }
+                if let Some(table) = self.speaker_users {
+                    for user in table.of(i).iter().flatten() {
+                        [&user.code, &user.locale, &user.timezone]
+                            .into_iter()
+                            .for_each(prefetch_arcstr);
+                        prefetch(&user.name);
+                        prefetch(&user.email);
+                        user.avatar.as_deref().map(prefetch);
+                    }
+                }
+            }
+        }
+        if speaker_answers {
+            for &i in positions {
+                for p in profiles(i) {
+                    data.answers_of_person
+                        .of(p)
+                        .iter()
+                        .copied()
+                        .for_each(answer);
+                }
+            }
+            for &i in positions {
+                for p in profiles(i) {
+                    data.answers_of_person
+                        .of(p)
+                        .iter()
+                        .copied()
+                        .for_each(answer_texts);
+                }
+            }
+        }
+    }
+}
+
+impl SubmissionView<'_> {
+    /// Its texts, requested from memory before the page is serialised.
+    fn prefetch_texts(&self) {
+        let texts = [self.code, self.title, self.abstract_, self.description]
+            .into_iter()
+            .chain(self.image)
+            .chain(self.notes.flatten())
+            .chain(self.internal_notes.flatten())
+            .chain(self.invitation_token.flatten())
+            .chain(self.review_code.flatten());
+        texts.for_each(crate::memory::prefetch);
+    }
+}
+
+impl SpeakerView<'_> {
+    /// Its texts, requested from memory before the page is serialised.
+    fn prefetch_texts(&self) {
+        [self.code, self.name, self.biography, self.avatar_url]
+            .into_iter()
+            .chain(self.email)
+            .chain(self.internal_notes.flatten())
+            .for_each(crate::memory::prefetch);
+    }
 }
 
 /// A resource's id: pretalx's where the dataset has it, else one derived
@@ -862,19 +1069,24 @@ impl<'a> V1Renderer<'a> {
         // found them once (a lookup by code per speaker and page was a
         // seventh of an expanded page: perf, BENCHMARKS.md).
         let known = self.speaker_users.map(|table| table.of(position));
+        // Each shown speaker's code, profile and user (None: look it up).
         let shown_speakers = sub
             .speakers
             .iter()
             .zip(data.speaker_profiles.of(position))
             .enumerate()
             .filter(|_| !anonymised)
-            .filter(move |(i, (code, _))| match known {
-                Some(users) => users.get(*i).is_some_and(Option::is_some),
-                None => users.contains_key(code.as_str()),
-            })
-            .map(|(_, pair)| pair);
+            .filter_map(move |(i, (code, profile))| match known {
+                Some(users) => users
+                    .get(i)
+                    .and_then(Option::as_deref)
+                    .map(|user| (code, *profile, Some(user))),
+                None => users
+                    .contains_key(code.as_str())
+                    .then_some((code, *profile, None)),
+            });
         let speakers = match self.child("speakers") {
-            None => Refs::Ids(shown_speakers.map(|(code, _)| code.as_str()).collect()),
+            None => Refs::Ids(shown_speakers.map(|(code, _, _)| code.as_str()).collect()),
             Some(mut child) => {
                 // Organisers' expanded speakers keep the organiser fields,
                 // unless the submission is itself nested (pretalx's public
@@ -882,8 +1094,8 @@ impl<'a> V1Renderer<'a> {
                 child.nested = !sees_all || self.nested || !with_slots;
                 Refs::Objects(
                     shown_speakers
-                        .filter_map(|(_, profile)| *profile)
-                        .filter_map(|p| child.speaker_nested(p, users))
+                        .filter_map(|(_, profile, user)| Some((profile?, user)))
+                        .filter_map(|(p, user)| child.speaker_nested(p, user, users))
                         .collect(),
                 )
             }
@@ -901,7 +1113,7 @@ impl<'a> V1Renderer<'a> {
                 tag_ids
                     .iter()
                     .filter_map(|id| data.tag(*id))
-                    .map(|t| child.tag(t))
+                    .map(|t| child.memoized(Memoized::Tag, t.id, || child.tag(t)))
                     .collect(),
             ),
         };
@@ -984,32 +1196,36 @@ impl<'a> V1Renderer<'a> {
             self.child("submission_type"),
             data.submission_type(sub.submission_type),
         ) {
-            (Some(child), Some(kind)) => Ref::Object(child.submission_type(kind)),
+            (Some(child), Some(kind)) => {
+                Ref::Object(child.memoized(Memoized::SubmissionType, kind.id, || {
+                    child.submission_type(kind)
+                }))
+            }
             _ => Ref::Id(sub.submission_type),
         };
         let track = sub
             .track
             .map(|id| match (self.child("track"), data.track(id)) {
-                (Some(child), Some(track)) => Ref::Object(child.track(track)),
+                (Some(child), Some(track)) => {
+                    Ref::Object(child.memoized(Memoized::Track, track.id, || child.track(track)))
+                }
                 _ => Ref::Id(id),
             });
-        let reviews: Vec<super::catalog::ReviewIx> = if orga || reviewer {
+        let reviews: Vec<&Review> = if orga || reviewer {
             data.reviews_of_submission
                 .of(position)
                 .iter()
                 .copied()
                 .filter(|&r| access.sees_review_at(r))
+                .map(|r| &event.reviews[r])
                 .collect()
         } else {
             Vec::new()
         };
-        let mut scores: Vec<f64> = reviews
-            .iter()
-            .filter_map(|&r| event.reviews[r].score)
-            .collect();
+        let mut scores: Vec<f64> = reviews.iter().filter_map(|r| r.score).collect();
         scores.sort_by(f64::total_cmp);
         let mean = (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
-        SubmissionView {
+        let view = SubmissionView {
             code: &sub.code,
             title: texts.title,
             speakers,
@@ -1035,8 +1251,7 @@ impl<'a> V1Renderer<'a> {
             access_code: orga.then_some(sub.access_code),
             review_code: orga.then_some(sub.review_code.as_deref()),
             anonymised_data: orga.then(|| anonymised_data(sub)),
-            reviews: (orga || reviewer)
-                .then(|| reviews.iter().map(|&r| event.reviews[r].id).collect()),
+            reviews: (orga || reviewer).then(|| reviews.iter().map(|r| r.id).collect()),
             assigned_reviewers: (orga || reviewer)
                 .then(|| sub.assigned_reviewers.iter().map(String::as_str).collect()),
             is_anonymised: (orga || reviewer).then(|| {
@@ -1046,7 +1261,9 @@ impl<'a> V1Renderer<'a> {
             }),
             median_score: orga.then(|| median(&scores)),
             mean_score: orga.then_some(mean.map(round_tenth)),
-        }
+        };
+        view.prefetch_texts();
+        view
     }
 
     /// The speaker whose profile is at `position`; None when their user is
@@ -1056,7 +1273,7 @@ impl<'a> V1Renderer<'a> {
         position: super::catalog::ProfileIx,
         users: &'a super::catalog::Users,
     ) -> Option<SpeakerView<'a>> {
-        self.speaker_in(position, users, false)
+        self.speaker_in(position, None, users, false)
     }
 
     /// A speaker expanded in a submission: their submissions and answers
@@ -1064,46 +1281,54 @@ impl<'a> V1Renderer<'a> {
     fn speaker_nested(
         &self,
         position: super::catalog::ProfileIx,
+        user: Option<&'a crate::model::User>,
         users: &'a super::catalog::Users,
     ) -> Option<SpeakerView<'a>> {
-        self.speaker_in(position, users, true)
+        self.speaker_in(position, user, users, true)
     }
 
+    /// `user`: the profile's user where the caller has it at hand (a hash
+    /// lookup by code was a tenth of an expanded page, in cache misses).
     fn speaker_in(
         &self,
         position: super::catalog::ProfileIx,
+        user: Option<&'a crate::model::User>,
         users: &'a super::catalog::Users,
         nested: bool,
     ) -> Option<SpeakerView<'a>> {
         let access = self.access;
         let data: &'a super::catalog::EventData = access.data;
         let profile = &data.event.speakers[position];
-        let user = users.get(profile.user.as_str())?;
+        let user = match user {
+            Some(user) => user,
+            None => users.get(profile.user.as_str())?,
+        };
         let orga = self.is_orga();
         // The submissions the caller sees with names, in pretalx's order.
-        let mut named: Vec<super::catalog::SubmissionIx> = data
-            .profile_submissions
-            .of(position)
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let code = &data.event.submissions[i].code;
-                access
-                    .named_submissions_of(position)
-                    .any(|s| s.code == *code)
-            })
-            .collect();
-        named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
+        let named = || {
+            let mut named: Vec<super::catalog::SubmissionIx> = data
+                .profile_submissions
+                .of(position)
+                .iter()
+                .copied()
+                .filter(|&i| access.sees_submission_named_at(i))
+                .collect();
+            named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
+            named
+        };
         let submissions = match self.child("submissions") {
-            Some(child) => {
-                Refs::Objects(named.iter().map(|&i| child.submission(i, users)).collect())
-            }
+            Some(child) => Refs::Objects(
+                named()
+                    .into_iter()
+                    .map(|i| child.submission(i, users))
+                    .collect(),
+            ),
             // Only the speakers and reviews views give nested speakers theirs.
             None if nested && self.serving == Serving::Submissions => Refs::Ids(Vec::new()),
             None => Refs::Ids(
-                named
-                    .iter()
-                    .map(|&i| data.event.submissions[i].code.as_str())
+                named()
+                    .into_iter()
+                    .map(|i| data.event.submissions[i].code.as_str())
                     .collect(),
             ),
         };
@@ -1118,7 +1343,7 @@ impl<'a> V1Renderer<'a> {
             None if nested => Refs::Ids(Vec::new()),
             None => Refs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
         };
-        Some(SpeakerView {
+        let view = SpeakerView {
             code: &user.code,
             name: &user.name,
             biography: &profile.biography,
@@ -1131,13 +1356,15 @@ impl<'a> V1Renderer<'a> {
             has_arrived: orga.then_some(profile.has_arrived),
             availabilities: orga.then(|| self.availabilities(&profile.availabilities)),
             internal_notes: orga.then(|| nullable(&profile.internal_notes)),
-        })
+        };
+        view.prefetch_texts();
+        Some(view)
     }
 }
 
 /// The anonymised texts as pretalx's `anonymised_data`: a JSON object in a
 /// string, `"{}"` when the submission is not anonymised.
-fn anonymised_data(sub: &Submission) -> String {
+fn anonymised_data(sub: &Submission) -> std::borrow::Cow<'static, str> {
     let Some(texts) = sub.anonymised.as_deref() else {
         return "{}".into();
     };
@@ -1155,7 +1382,7 @@ fn anonymised_data(sub: &Submission) -> String {
     if fields.len() == 1 {
         return "{}".into();
     }
-    serde_json::Value::Object(fields).to_string()
+    serde_json::Value::Object(fields).to_string().into()
 }
 
 // ---------------------------------------------------------------------------
@@ -1260,7 +1487,7 @@ enum SlotPlace {
 pub struct SlotView<'a> {
     pub id: i64,
     #[schema(schema_with = nullable_ref)]
-    pub room: Option<Ref<i64, RoomView<'a>>>,
+    pub room: Option<Ref<i64, Expanded<RoomView<'a>>>>,
     #[schema(format = DateTime)]
     pub start: Option<String>,
     #[schema(format = DateTime)]
@@ -1430,10 +1657,12 @@ impl<'a> V1Renderer<'a> {
     }
 
     /// A room id, or the room where `room` is expanded.
-    fn room_ref(&self, room: Option<i64>) -> Option<Ref<i64, RoomView<'a>>> {
+    fn room_ref(&self, room: Option<i64>) -> Option<Ref<i64, Expanded<RoomView<'a>>>> {
         let id = room?;
         Some(match (self.child("room"), self.access.data.room(id)) {
-            (Some(child), Some(room)) => Ref::Object(child.room(room)),
+            (Some(child), Some(room)) => {
+                Ref::Object(child.memoized(Memoized::Room, room.id, || child.room(room)))
+            }
             _ => Ref::Id(id),
         })
     }
@@ -1544,15 +1773,28 @@ pub struct ReviewView<'a> {
     pub user: Option<Ref<&'a str, ReviewerView<'a>>>,
 }
 
+impl AnswerView<'_> {
+    /// Its texts, requested from memory before the page is serialised.
+    fn prefetch_texts(&self) {
+        std::iter::once(self.answer)
+            .chain(self.answer_file)
+            .chain(self.submission)
+            .chain(self.person)
+            .for_each(crate::memory::prefetch);
+    }
+}
+
 impl<'a> V1Renderer<'a> {
     pub fn answer(&self, position: super::catalog::AnswerIx) -> AnswerView<'a> {
         let data: &'a super::catalog::EventData = self.access.data;
         let answer = &data.event.answers[position];
         let question = data.question(answer.question);
-        AnswerView {
+        let view = AnswerView {
             id: answer.id,
             question: match (self.child("question"), question) {
-                (Some(child), Some(q)) => Ref::Object(child.expanded_question(q)),
+                (Some(child), Some(q)) => {
+                    Ref::Object(child.memoized(Memoized::Question, q.id, || child.question(q)))
+                }
                 _ => Ref::Id(answer.question),
             },
             answer: &answer.answer,
@@ -1571,7 +1813,9 @@ impl<'a> V1Renderer<'a> {
                 ),
                 _ => Refs::Ids(answer.options.to_vec()),
             },
-        }
+        };
+        view.prefetch_texts();
+        view
     }
 
     pub fn review(&self, position: super::catalog::ReviewIx) -> ReviewView<'a> {
@@ -1758,5 +2002,29 @@ pub fn team<'a>(
         can_change_submissions: team.can_change_submissions,
         is_reviewer: team.is_reviewer,
         force_hide_speaker_names: team.force_hide_speaker_names,
+    }
+}
+
+#[cfg(test)]
+mod round_tenth_tests {
+    use super::round_tenth;
+
+    #[test]
+    fn rounds_as_formatting_to_one_decimal_does() {
+        let exact = |v: f64| -> f64 { format!("{v:.1}").parse().unwrap() };
+        let mut values = vec![0.05, 0.15, 0.25, 2.25, 2.35, -0.04, -2.25, 1e16, 3.0, 0.0];
+        // Means of up to 12 scores of 0..=10 in steps of a half.
+        for count in 1..=12 {
+            for sum in 0..=(20 * count) {
+                values.push(f64::from(sum) / 2.0 / f64::from(count));
+            }
+        }
+        for value in values {
+            assert_eq!(
+                round_tenth(value).to_bits(),
+                exact(value).to_bits(),
+                "{value}"
+            );
+        }
     }
 }

@@ -265,7 +265,21 @@ impl Caller {
         items: &[T],
         render: impl FnMut(&T) -> R,
     ) -> super::ApiResult {
+        self.page_prepared(params, pagination, items, |_| {}, render)
+    }
+
+    /// `page`, handing the page's items to `prepare` before any is
+    /// rendered (to prefetch what their views read).
+    pub fn page_prepared<T, R: serde::Serialize>(
+        &self,
+        params: &Params,
+        pagination: Pagination,
+        items: &[T],
+        prepare: impl FnOnce(&[T]),
+        render: impl FnMut(&T) -> R,
+    ) -> super::ApiResult {
         let window = pagination.window(items.len())?;
+        prepare(&items[window.clone()]);
         let results: Vec<R> = items[window].iter().map(render).collect();
         Ok(super::json(&pagination.page(
             items.len(),

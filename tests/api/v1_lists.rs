@@ -1,7 +1,9 @@
 //! A v1 list renders each item exactly as its detail does, for every role
 //! and with pytanis's whole expansion: the list's shortcuts (the speakers'
-//! users read from the catalog's table, expanded questions serialised once
-//! per page) change no byte.
+//! users read from the catalog's table, expanded questions, tracks,
+//! submission types, tags and rooms serialised once per page and written
+//! as raw JSON, the page prefetched) change no byte, also where `fields`
+//! or `omit` shape the items.
 
 use crate::helpers::{democon, democon_tokens, TestServer};
 use serde_json::Value;
@@ -61,5 +63,53 @@ async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {
                 assert_eq!(&detail.body, item as &Value, "{role} {list}/{code}");
             }
         }
+    }
+}
+
+#[tokio::test]
+async fn shaped_list_items_equal_their_shaped_details() {
+    let server = TestServer::start(&[democon()]).await;
+    let client = server.token(democon_tokens::ORGA);
+    for shape in [
+        "omit=abstract,description",
+        "fields=code,answers,track,tags,slots",
+    ] {
+        let page = client
+            .request(
+                "GET",
+                &format!("/api/events/democon/submissions/?page_size=250&expand={PYTANIS_EXPAND}&{shape}"),
+                &[V1],
+            )
+            .await;
+        assert_eq!(page.status, 200, "{shape}: {}", page.text);
+        let items = page.body["results"].as_array().expect("results");
+        assert!(items.len() > 10, "{shape}");
+        for item in items {
+            let code = item["code"].as_str().expect("code");
+            let detail = client
+                .request(
+                    "GET",
+                    &format!(
+                        "/api/events/democon/submissions/{code}/?expand={PYTANIS_EXPAND}&{shape}"
+                    ),
+                    &[V1],
+                )
+                .await;
+            assert_eq!(detail.status, 200, "{shape} {code}");
+            assert_eq!(&detail.body, item as &Value, "{shape} {code}");
+            assert!(item.get("abstract").is_none(), "{shape} {code}");
+        }
+        // The expanded objects are objects, not JSON text in a string.
+        let tracked = items.iter().find(|item| item["track"].is_object());
+        assert!(tracked.is_some(), "{shape}: no expanded track");
+        let first_answer = items
+            .iter()
+            .flat_map(|item| item["answers"].as_array().into_iter().flatten())
+            .next()
+            .expect("an answer");
+        assert!(
+            first_answer["question"]["id"].is_i64(),
+            "{shape}: {first_answer}"
+        );
     }
 }

@@ -119,11 +119,25 @@ pub(crate) fn page<T, R: Serialize>(
     items: &[T],
     render: impl Fn(&T) -> R,
 ) -> ApiResult {
+    page_prepared(caller, params, pagination, items, |_| {}, render)
+}
+
+/// `page`, handing the page's items to `prepare` first (`Caller::page_prepared`).
+pub(crate) fn page_prepared<T, R: Serialize>(
+    caller: &Caller,
+    params: &Params,
+    pagination: Pagination,
+    items: &[T],
+    prepare: impl FnOnce(&[T]),
+    render: impl Fn(&T) -> R,
+) -> ApiResult {
     let shape = Shape::of(params);
     if shape.is_whole() {
-        caller.page(params, pagination, items, render)
+        caller.page_prepared(params, pagination, items, prepare, render)
     } else {
-        caller.page(params, pagination, items, |item| shape.apply(&render(item)))
+        caller.page_prepared(params, pagination, items, prepare, |item| {
+            shape.apply(&render(item))
+        })
     }
 }
 
