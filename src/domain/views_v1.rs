@@ -911,10 +911,14 @@ impl<'a> V1Renderer<'a> {
                 prefetch_value(&event.reviews[r]);
                 prefetch_value(&data.review_submission[r]);
             }
-            event.submissions[i]
-                .speakers
-                .iter()
-                .for_each(prefetch_arcstr);
+            let sub = &event.submissions[i];
+            sub.speakers.iter().for_each(prefetch_arcstr);
+            for resource in &sub.resources {
+                prefetch(&resource.resource);
+                prefetch(&resource.description);
+            }
+            sub.slots.iter().filter_map(|slot| slot.guid.as_deref()).for_each(prefetch);
+            sub.assigned_reviewers.iter().map(String::as_str).for_each(prefetch);
             if speakers {
                 for p in profiles(i) {
                     prefetch_value(&event.speakers[p]);
