@@ -917,8 +917,14 @@ impl<'a> V1Renderer<'a> {
                 prefetch(&resource.resource);
                 prefetch(&resource.description);
             }
-            sub.slots.iter().filter_map(|slot| slot.guid.as_deref()).for_each(prefetch);
-            sub.assigned_reviewers.iter().map(String::as_str).for_each(prefetch);
+            sub.slots
+                .iter()
+                .filter_map(|slot| slot.guid.as_deref())
+                .for_each(prefetch);
+            sub.assigned_reviewers
+                .iter()
+                .map(String::as_str)
+                .for_each(prefetch);
             if speakers {
                 for p in profiles(i) {
                     prefetch_value(&event.speakers[p]);
@@ -954,7 +960,9 @@ impl<'a> V1Renderer<'a> {
                             .for_each(prefetch_arcstr);
                         prefetch(&user.name);
                         prefetch(&user.email);
-                        user.avatar.as_deref().map(prefetch);
+                        if let Some(avatar) = &user.avatar {
+                            prefetch(avatar);
+                        }
                     }
                 }
             }
@@ -977,6 +985,62 @@ impl<'a> V1Renderer<'a> {
                         .copied()
                         .for_each(answer_texts);
                 }
+            }
+        }
+    }
+}
+
+impl<'a> V1Renderer<'a> {
+    /// `prefetch_submissions` for a page of speakers: each profile and
+    /// where its groups start, then its texts, user code and groups, then
+    /// its user, submissions and answers, then their texts.
+    pub fn prefetch_speakers(&self, positions: &[super::catalog::ProfileIx]) {
+        use crate::memory::{prefetch, prefetch_arcstr, prefetch_value};
+        let data: &'a super::catalog::EventData = self.access.data;
+        let event = &data.event;
+        for &p in positions {
+            prefetch_value(&event.speakers[p]);
+            data.profile_submissions.prefetch_start(p);
+            data.answers_of_person.prefetch_start(p);
+        }
+        for &p in positions {
+            let profile = &event.speakers[p];
+            prefetch_arcstr(&profile.user);
+            prefetch(&profile.biography);
+            prefetch(&profile.internal_notes);
+            prefetch_value(profile.availabilities.as_slice());
+            data.profile_submissions.prefetch_group(p);
+            data.answers_of_person.prefetch_group(p);
+        }
+        for &p in positions {
+            if let Some(user) = self.users.get(event.speakers[p].user.as_str()) {
+                prefetch_value(&**user);
+            }
+            for &i in data.profile_submissions.of(p) {
+                prefetch_value(&event.submissions[i]);
+            }
+            for &a in data.answers_of_person.of(p) {
+                prefetch_value(&event.answers[a]);
+                prefetch_value(&data.answer_question[a]);
+                prefetch_value(&data.answer_owner[a]);
+            }
+        }
+        for &p in positions {
+            if let Some(user) = self.users.get(event.speakers[p].user.as_str()) {
+                [&user.code, &user.locale, &user.timezone]
+                    .into_iter()
+                    .for_each(prefetch_arcstr);
+                prefetch(&user.name);
+                prefetch(&user.email);
+                if let Some(avatar) = &user.avatar {
+                    prefetch(avatar);
+                }
+            }
+            for &i in data.profile_submissions.of(p) {
+                prefetch_arcstr(&event.submissions[i].code);
+            }
+            for &a in data.answers_of_person.of(p) {
+                prefetch_arcstr(&event.answers[a].answer);
             }
         }
     }

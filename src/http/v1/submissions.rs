@@ -1,7 +1,7 @@
 //! v1 `/submissions/` and `/speakers/` (pretalx-v1.md §2, §6): the same
 //! sets as the legacy lists (`domain::access`), in v1's shapes.
 
-use super::{matches_q, one, page, page_prepared, pagination, search, Key};
+use super::{matches_q, one, page_prepared, pagination, search, Key};
 use crate::domain::views_v1::{upstream_order, Memo, Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
@@ -205,9 +205,14 @@ pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
         .serving(Serving::Speakers)
         .with_speaker_users(ctx.caller.catalog.speaker_users(&ctx.event))
         .memoizing(&memo);
-    page(&ctx.caller, &params, pagination, &items, |&p| {
-        renderer.speaker(p, users)
-    })
+    page_prepared(
+        &ctx.caller,
+        &params,
+        pagination,
+        &items,
+        |page| renderer.prefetch_speakers(page),
+        |&p| renderer.speaker(p, users),
+    )
 }
 
 pub fn speaker(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
