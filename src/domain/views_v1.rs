@@ -887,19 +887,8 @@ impl<'a> V1Renderer<'a> {
                 table.prefetch_group(i);
             }
         }
-        let answer = |a: super::catalog::AnswerIx| {
-            prefetch_value(&event.answers[a]);
-            prefetch_value(&data.answer_question[a]);
-            prefetch_value(&data.answer_owner[a]);
-        };
-        let answer_texts = |a: super::catalog::AnswerIx| {
-            let answer = &event.answers[a];
-            prefetch_arcstr(&answer.answer);
-            [&answer.submission, &answer.person, &answer.answer_file]
-                .into_iter()
-                .flatten()
-                .for_each(prefetch_arcstr);
-        };
+        let answer = |a| prefetch_answer(data, a);
+        let answer_texts = |a| prefetch_answer_texts(data, a);
         let profiles = |i| data.speaker_profiles.of(i).iter().flatten().copied();
         for &i in positions {
             data.answers_of_submission
@@ -947,23 +936,15 @@ impl<'a> V1Renderer<'a> {
                 .for_each(answer_texts);
             if speakers {
                 for p in profiles(i) {
-                    let profile = &event.speakers[p];
-                    prefetch(&profile.biography);
-                    prefetch(&profile.internal_notes);
-                    prefetch_value(profile.availabilities.as_slice());
+                    prefetch_profile_texts(&event.speakers[p]);
                     data.answers_of_person.prefetch_group(p);
                 }
                 if let Some(table) = self.speaker_users {
-                    for user in table.of(i).iter().flatten() {
-                        [&user.code, &user.locale, &user.timezone]
-                            .into_iter()
-                            .for_each(prefetch_arcstr);
-                        prefetch(&user.name);
-                        prefetch(&user.email);
-                        if let Some(avatar) = &user.avatar {
-                            prefetch(avatar);
-                        }
-                    }
+                    table
+                        .of(i)
+                        .iter()
+                        .flatten()
+                        .for_each(|user| prefetch_user_texts(user));
                 }
             }
         }
@@ -995,7 +976,7 @@ impl<'a> V1Renderer<'a> {
     /// where its groups start, then its texts, user code and groups, then
     /// its user, submissions and answers, then their texts.
     pub fn prefetch_speakers(&self, positions: &[super::catalog::ProfileIx]) {
-        use crate::memory::{prefetch, prefetch_arcstr, prefetch_value};
+        use crate::memory::{prefetch_arcstr, prefetch_value};
         let data: &'a super::catalog::EventData = self.access.data;
         let event = &data.event;
         for &p in positions {
@@ -1006,9 +987,7 @@ impl<'a> V1Renderer<'a> {
         for &p in positions {
             let profile = &event.speakers[p];
             prefetch_arcstr(&profile.user);
-            prefetch(&profile.biography);
-            prefetch(&profile.internal_notes);
-            prefetch_value(profile.availabilities.as_slice());
+            prefetch_profile_texts(profile);
             data.profile_submissions.prefetch_group(p);
             data.answers_of_person.prefetch_group(p);
         }
@@ -1020,29 +999,61 @@ impl<'a> V1Renderer<'a> {
                 prefetch_value(&event.submissions[i]);
             }
             for &a in data.answers_of_person.of(p) {
-                prefetch_value(&event.answers[a]);
-                prefetch_value(&data.answer_question[a]);
-                prefetch_value(&data.answer_owner[a]);
+                prefetch_answer(data, a);
             }
         }
         for &p in positions {
             if let Some(user) = self.users.get(event.speakers[p].user.as_str()) {
-                [&user.code, &user.locale, &user.timezone]
-                    .into_iter()
-                    .for_each(prefetch_arcstr);
-                prefetch(&user.name);
-                prefetch(&user.email);
-                if let Some(avatar) = &user.avatar {
-                    prefetch(avatar);
-                }
+                prefetch_user_texts(user);
             }
             for &i in data.profile_submissions.of(p) {
                 prefetch_arcstr(&event.submissions[i].code);
             }
             for &a in data.answers_of_person.of(p) {
-                prefetch_arcstr(&event.answers[a].answer);
+                prefetch_answer_texts(data, a);
             }
         }
+    }
+}
+
+/// An answer's record and the catalog's facts on it (`V1Renderer::prefetch_submissions`).
+fn prefetch_answer(data: &super::catalog::EventData, a: super::catalog::AnswerIx) {
+    use crate::memory::prefetch_value;
+    prefetch_value(&data.event.answers[a]);
+    prefetch_value(&data.answer_question[a]);
+    prefetch_value(&data.answer_owner[a]);
+}
+
+/// An answer's texts, once its record has arrived.
+fn prefetch_answer_texts(data: &super::catalog::EventData, a: super::catalog::AnswerIx) {
+    let answer = &data.event.answers[a];
+    std::iter::once(&answer.answer)
+        .chain(
+            [&answer.submission, &answer.person, &answer.answer_file]
+                .into_iter()
+                .flatten(),
+        )
+        .for_each(crate::memory::prefetch_arcstr);
+}
+
+/// A speaker profile's texts and availabilities, once the profile has arrived.
+fn prefetch_profile_texts(profile: &SpeakerProfile) {
+    crate::memory::prefetch(&profile.biography);
+    crate::memory::prefetch(&profile.internal_notes);
+    crate::memory::prefetch_value(profile.availabilities.as_slice());
+}
+
+/// A user's texts, once the user has arrived.
+fn prefetch_user_texts(user: &User) {
+    use crate::memory::{prefetch, prefetch_arcstr};
+    [&user.code, &user.locale, &user.timezone]
+        .into_iter()
+        .for_each(prefetch_arcstr);
+    for text in [Some(&user.name), Some(&user.email), user.avatar.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        prefetch(text);
     }
 }
 
