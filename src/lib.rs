@@ -7,7 +7,8 @@
 //! - [`cache`]: keeps the snapshot in step with storage;
 //! - [`storage`]: one trait, one implementation per database;
 //! - [`dataset`]: the import/export format and the demo generator;
-//! - [`model`]: the plain data all of them share.
+//! - [`model`]: the plain data all of them share;
+//! - [`json`], [`memory`]: helpers below them all (JSON bodies, prefetching).
 
 pub mod access_log;
 pub mod cache;
@@ -15,6 +16,7 @@ pub mod dataset;
 pub mod domain;
 pub mod exports;
 pub mod http;
+pub mod json;
 pub mod log_writer;
 pub mod memory;
 pub mod model;

@@ -280,13 +280,32 @@ impl Caller {
     ) -> super::ApiResult {
         let window = pagination.window(items.len())?;
         prepare(&items[window.clone()]);
-        let results: Vec<R> = items[window].iter().map(render).collect();
+        let results = Rendered {
+            items: &items[window],
+            render: std::cell::RefCell::new(render),
+        };
         Ok(super::json(&pagination.page(
             items.len(),
             results,
             &self.link_base,
             params,
         )))
+    }
+}
+
+/// A page's items, each rendered as it is written: its view is serialised
+/// while what it read is still in cache, and the memory of its lists is
+/// reused by the next item's (building the whole page's views first cost
+/// both: BENCHMARKS.md).
+struct Rendered<'i, T, F> {
+    items: &'i [T],
+    render: std::cell::RefCell<F>,
+}
+
+impl<T, R: serde::Serialize, F: FnMut(&T) -> R> serde::Serialize for Rendered<'_, T, F> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut render = self.render.borrow_mut();
+        serializer.collect_seq(self.items.iter().map(|item| (*render)(item)))
     }
 }
 

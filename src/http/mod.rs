@@ -275,7 +275,8 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::i
 }
 
 pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    sonic_rs::to_vec(value).unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
+    crate::json::to_vec(value)
+        .unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
 }
 
 /// A 200 JSON response.

@@ -9,12 +9,14 @@ use super::params::Params;
 
 pub const DEFAULT_PAGE_SIZE: usize = 25;
 
+/// The list envelope; `results` is any sequence (a `Vec`, or the items
+/// of a page rendered as they are written: `context::Rendered`).
 #[derive(Serialize)]
-pub struct Page<T: Serialize> {
+pub struct Page<L: Serialize> {
     pub count: usize,
     pub next: Option<String>,
     pub previous: Option<String>,
-    pub results: Vec<T>,
+    pub results: L,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -128,13 +130,13 @@ impl Pagination {
     }
 
     /// The envelope; `link_base` is the absolute URL of the request's path.
-    pub fn page<T: Serialize>(
+    pub fn page<L: Serialize>(
         &self,
         count: usize,
-        results: Vec<T>,
+        results: L,
         link_base: &str,
         params: &Params,
-    ) -> Page<T> {
+    ) -> Page<L> {
         let link = |replace: &[(&str, String)]| {
             let mut query = form_urlencoded::Serializer::new(String::new());
             for (k, v) in &params.pairs {

@@ -1,0 +1,875 @@
+//! Compact JSON bodies, byte for byte what sonic-rs writes, faster where
+//! pages spend their time.
+//!
+//! sonic-rs's own formatter writes every string and number (the same
+//! escapes, the same float digits); this serializer only lays out the
+//! objects and arrays around them. What it saves: a struct's field names
+//! are `&'static str`s of our own types (Rust names or `rename`s, never
+//! anything to escape), written as they are, where sonic-rs escapes each
+//! name as if it were data (reserving six times its length and scanning
+//! it: 10,000 names on a v1 page with pytanis's expansion, the largest
+//! share of its serialisation: BENCHMARKS.md). Anything it does not
+//! handle exactly as sonic-rs does (another crate's private tokens, bytes,
+//! keys that are not strings or numbers) is an error, and `to_vec` then
+//! leaves the whole value to sonic-rs.
+
+use serde::ser::{self, Serialize};
+use sonic_rs::format::{CompactFormatter, Formatter};
+
+/// sonic-rs's raw values (`LazyValue`, `RawNumber`): their one field is
+/// JSON text, written as it is (see `views_v1::RawJson`).
+const SONIC_RAW_TOKENS: [&str; 2] = ["$sonic_rs::LazyValue", "$sonic_rs::private::JsonNumber"];
+
+thread_local! {
+    /// The length of the last JSON this thread wrote: the next starts with
+    /// room for as much, as pages of one kind come in runs (a page of
+    /// 240 kB grown from a few hundred bytes was copied ten times over).
+    static LAST_LENGTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `value` as compact JSON, as `sonic_rs::to_vec` writes it.
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> sonic_rs::Result<Vec<u8>> {
+    const MIN: usize = 256;
+    const MAX: usize = 4 << 20;
+    let hint = LAST_LENGTH.get().clamp(MIN, MAX);
+    let mut out = Vec::with_capacity(hint);
+    match value.serialize(&mut Writer { out: &mut out }) {
+        Ok(()) => {
+            LAST_LENGTH.set(out.len());
+            // Bodies are kept (the response cache): not with a larger one's room.
+            if out.capacity() > 2 * out.len().max(MIN) {
+                out.shrink_to_fit();
+            }
+            Ok(out)
+        }
+        Err(Unsupported) => sonic_rs::to_vec(value),
+    }
+}
+
+/// Something this serializer leaves to sonic-rs.
+#[derive(Debug)]
+pub struct Unsupported;
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("left to sonic-rs")
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+impl ser::Error for Unsupported {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Unsupported
+    }
+}
+
+type Result<T = ()> = std::result::Result<T, Unsupported>;
+
+pub struct Writer<'o> {
+    out: &'o mut Vec<u8>,
+}
+
+impl Writer<'_> {
+    #[inline]
+    fn string(&mut self, value: &str) -> Result {
+        // Writing into a Vec cannot fail.
+        CompactFormatter
+            .write_string_fast(self.out, value, true)
+            .map_err(|_| Unsupported)
+    }
+
+    /// A name of our own types (a field or a variant): nothing to escape.
+    #[inline]
+    fn name(&mut self, name: &'static str) {
+        debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
+        self.out.reserve(name.len() + 3);
+        self.out.push(b'"');
+        self.out.extend_from_slice(name.as_bytes());
+        self.out.push(b'"');
+    }
+
+    #[inline]
+    fn integer(&mut self, value: impl itoa::Integer) {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    }
+}
+
+/// An array or object being written; `first` until its first member.
+pub struct Compound<'w, 'o> {
+    writer: &'w mut Writer<'o>,
+    first: bool,
+    /// Closes a variant's wrapping object after the value's own bracket.
+    wrapped: bool,
+}
+
+impl Compound<'_, '_> {
+    #[inline]
+    fn separate(&mut self) {
+        if !std::mem::take(&mut self.first) {
+            self.writer.out.push(b',');
+        }
+    }
+
+    #[inline]
+    fn close(self, bracket: u8) -> Result {
+        self.writer.out.push(bracket);
+        if self.wrapped {
+            self.writer.out.push(b'}');
+        }
+        Ok(())
+    }
+}
+
+macro_rules! integers {
+    ($($method:ident($type:ty)),*) => {
+        $(
+            #[inline]
+            fn $method(self, value: $type) -> Result {
+                self.integer(value);
+                Ok(())
+            }
+        )*
+    };
+}
+
+impl<'w, 'o> ser::Serializer for &'w mut Writer<'o> {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = Compound<'w, 'o>;
+    type SerializeTuple = Compound<'w, 'o>;
+    type SerializeTupleStruct = Compound<'w, 'o>;
+    type SerializeTupleVariant = Compound<'w, 'o>;
+    type SerializeMap = Compound<'w, 'o>;
+    type SerializeStruct = Struct<'w, 'o>;
+    type SerializeStructVariant = Compound<'w, 'o>;
+
+    integers!(
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_i128(i128),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_u128(u128)
+    );
+
+    #[inline]
+    fn serialize_bool(self, value: bool) -> Result {
+        self.out
+            .extend_from_slice(if value { b"true" } else { b"false" });
+        Ok(())
+    }
+
+    fn serialize_f32(self, value: f32) -> Result {
+        if value.is_finite() {
+            CompactFormatter
+                .write_f32(self.out, value)
+                .map_err(|_| Unsupported)
+        } else {
+            self.serialize_unit()
+        }
+    }
+
+    fn serialize_f64(self, value: f64) -> Result {
+        if value.is_finite() {
+            CompactFormatter
+                .write_f64(self.out, value)
+                .map_err(|_| Unsupported)
+        } else {
+            self.serialize_unit()
+        }
+    }
+
+    fn serialize_char(self, value: char) -> Result {
+        self.string(value.encode_utf8(&mut [0; 4]))
+    }
+
+    #[inline]
+    fn serialize_str(self, value: &str) -> Result {
+        self.string(value)
+    }
+
+    fn serialize_bytes(self, _: &[u8]) -> Result {
+        Err(Unsupported)
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result {
+        self.serialize_unit()
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, _: &'static str) -> Result {
+        self.serialize_unit()
+    }
+
+    #[inline]
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
+        self.name(variant);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result {
+        self.out.push(b'{');
+        self.name(variant);
+        self.out.push(b':');
+        value.serialize(&mut *self)?;
+        self.out.push(b'}');
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'w, 'o>> {
+        self.out.push(b'[');
+        Ok(Compound {
+            writer: self,
+            first: true,
+            wrapped: false,
+        })
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'w, 'o>> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'w, 'o>> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'w, 'o>> {
+        self.out.push(b'{');
+        self.name(variant);
+        self.out.extend_from_slice(b":[");
+        Ok(Compound {
+            writer: self,
+            first: true,
+            wrapped: true,
+        })
+    }
+
+    #[inline]
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'w, 'o>> {
+        self.out.push(b'{');
+        Ok(Compound {
+            writer: self,
+            first: true,
+            wrapped: false,
+        })
+    }
+
+    #[inline]
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Struct<'w, 'o>> {
+        if SONIC_RAW_TOKENS.contains(&name) {
+            return Ok(Struct::Raw(self));
+        }
+        // Another crate's private token (serde_json's raw values, say).
+        if name.starts_with('$') {
+            return Err(Unsupported);
+        }
+        self.out.push(b'{');
+        Ok(Struct::Object(Compound {
+            writer: self,
+            first: true,
+            wrapped: false,
+        }))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'w, 'o>> {
+        self.out.push(b'{');
+        self.name(variant);
+        self.out.extend_from_slice(b":{");
+        Ok(Compound {
+            writer: self,
+            first: true,
+            wrapped: true,
+        })
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        self.separate();
+        value.serialize(&mut *self.writer)
+    }
+
+    #[inline]
+    fn end(self) -> Result {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    fn end(self) -> Result {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    fn end(self) -> Result {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    fn end(self) -> Result {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
+        self.separate();
+        key.serialize(Key(&mut *self.writer))?;
+        self.writer.out.push(b':');
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        value.serialize(&mut *self.writer)
+    }
+
+    #[inline]
+    fn end(self) -> Result {
+        self.close(b'}')
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
+        self.separate();
+        self.writer.name(key);
+        self.writer.out.push(b':');
+        value.serialize(&mut *self.writer)
+    }
+
+    fn end(self) -> Result {
+        self.close(b'}')
+    }
+}
+
+/// A struct being written: an object, or a raw value's JSON text.
+pub enum Struct<'w, 'o> {
+    Object(Compound<'w, 'o>),
+    Raw(&'w mut Writer<'o>),
+}
+
+impl ser::SerializeStruct for Struct<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
+        match self {
+            Struct::Object(object) => {
+                object.separate();
+                let out = &mut *object.writer.out;
+                // `"name":` at once: the field names are our own (see `name`).
+                debug_assert!(!key.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
+                out.reserve(key.len() + 3);
+                out.push(b'"');
+                out.extend_from_slice(key.as_bytes());
+                out.extend_from_slice(b"\":");
+                value.serialize(&mut *object.writer)
+            }
+            Struct::Raw(writer) => value.serialize(RawText(writer)),
+        }
+    }
+
+    #[inline]
+    fn end(self) -> Result {
+        match self {
+            Struct::Object(object) => object.close(b'}'),
+            Struct::Raw(_) => Ok(()),
+        }
+    }
+}
+
+/// A map key: a string, or a number or boolean written as a string (as
+/// sonic-rs writes them); anything else is left to sonic-rs.
+struct Key<'w, 'o>(&'w mut Writer<'o>);
+
+impl Key<'_, '_> {
+    fn quoted(self, text: &str) -> Result {
+        self.0.out.push(b'"');
+        self.0.out.extend_from_slice(text.as_bytes());
+        self.0.out.push(b'"');
+        Ok(())
+    }
+}
+
+macro_rules! integer_keys {
+    ($($method:ident($type:ty)),*) => {
+        $(
+            fn $method(self, value: $type) -> Result {
+                self.quoted(itoa::Buffer::new().format(value))
+            }
+        )*
+    };
+}
+
+impl ser::Serializer for Key<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = ser::Impossible<(), Unsupported>;
+    type SerializeTuple = ser::Impossible<(), Unsupported>;
+    type SerializeTupleStruct = ser::Impossible<(), Unsupported>;
+    type SerializeTupleVariant = ser::Impossible<(), Unsupported>;
+    type SerializeMap = ser::Impossible<(), Unsupported>;
+    type SerializeStruct = ser::Impossible<(), Unsupported>;
+    type SerializeStructVariant = ser::Impossible<(), Unsupported>;
+
+    integer_keys!(
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_i128(i128),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_u128(u128)
+    );
+
+    #[inline]
+    fn serialize_str(self, value: &str) -> Result {
+        self.0.string(value)
+    }
+
+    fn serialize_char(self, value: char) -> Result {
+        self.0.string(value.encode_utf8(&mut [0; 4]))
+    }
+
+    fn serialize_bool(self, value: bool) -> Result {
+        self.quoted(if value { "true" } else { "false" })
+    }
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
+        self.0.string(variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result {
+        value.serialize(self)
+    }
+
+    // The rest is rare or refused as a key: sonic-rs decides.
+    fn serialize_f32(self, _: f32) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_f64(self, _: f64) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_none(self) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_unit(self) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(Unsupported)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(Unsupported)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(Unsupported)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(Unsupported)
+    }
+}
+
+/// A raw value's one field: its JSON text, written as it is.
+struct RawText<'w, 'o>(&'w mut Writer<'o>);
+
+impl ser::Serializer for RawText<'_, '_> {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = ser::Impossible<(), Unsupported>;
+    type SerializeTuple = ser::Impossible<(), Unsupported>;
+    type SerializeTupleStruct = ser::Impossible<(), Unsupported>;
+    type SerializeTupleVariant = ser::Impossible<(), Unsupported>;
+    type SerializeMap = ser::Impossible<(), Unsupported>;
+    type SerializeStruct = ser::Impossible<(), Unsupported>;
+    type SerializeStructVariant = ser::Impossible<(), Unsupported>;
+
+    #[inline]
+    fn serialize_str(self, text: &str) -> Result {
+        self.0.out.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+
+    fn serialize_i8(self, _: i8) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_i16(self, _: i16) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_i32(self, _: i32) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_u8(self, _: u8) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_u16(self, _: u16) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_u32(self, _: u32) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_f32(self, _: f32) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_bool(self, _: bool) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_i64(self, _: i64) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_u64(self, _: u64) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_f64(self, _: f64) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_char(self, _: char) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_none(self) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_unit(self) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result {
+        Err(Unsupported)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(Unsupported)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(Unsupported)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(Unsupported)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(Unsupported)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+    use serde::Serialize;
+
+    use super::to_vec;
+
+    fn same_as_sonic<T: Serialize + ?Sized>(value: &T) {
+        assert_eq!(
+            String::from_utf8(to_vec(value).unwrap()).unwrap(),
+            sonic_rs::to_string(value).unwrap()
+        );
+    }
+
+    #[derive(Serialize)]
+    enum Kind {
+        Unit,
+        #[serde(rename = "renamed")]
+        Renamed,
+        Newtype(i64),
+        Tuple(i64, String),
+        Struct {
+            a: Option<bool>,
+            b: Vec<u8>,
+        },
+    }
+
+    #[derive(Serialize)]
+    struct Fields<'a> {
+        text: &'a str,
+        #[serde(rename = "abstract")]
+        abstract_: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<i64>,
+        nothing: Option<i64>,
+        kinds: Vec<Kind>,
+        empty: Vec<i64>,
+        empty_map: BTreeMap<String, i64>,
+        by_number: BTreeMap<i64, &'a str>,
+        by_flag: BTreeMap<bool, ()>,
+        tuple: (u8, i128, f32),
+        floats: [f64; 9],
+        unit: (),
+        letter: char,
+        #[serde(flatten)]
+        flattened: BTreeMap<&'a str, u64>,
+    }
+
+    #[test]
+    fn writes_what_sonic_writes() {
+        same_as_sonic(&Fields {
+            text: "quote \" backslash \\ newline \n tab \t nul \0 \u{1f} ü € 😀 \u{2028}",
+            abstract_: "x".repeat(100),
+            skipped: None,
+            nothing: None,
+            kinds: vec![
+                Kind::Unit,
+                Kind::Renamed,
+                Kind::Newtype(-3),
+                Kind::Tuple(1, "a\"b".into()),
+                Kind::Struct {
+                    a: Some(true),
+                    b: vec![0, 255],
+                },
+            ],
+            empty: vec![],
+            empty_map: BTreeMap::new(),
+            by_number: [(-1, "minus"), (7, "seven")].into(),
+            by_flag: [(true, ())].into(),
+            tuple: (255, -170141183460469231731687303715884105728, 1.5),
+            floats: [
+                0.1,
+                -0.0,
+                3.0,
+                1e21,
+                1e-7,
+                4.35,
+                f64::NAN,
+                f64::INFINITY,
+                123456.789,
+            ],
+            unit: (),
+            letter: '"',
+            flattened: [("x\ty", 1)].into(),
+        });
+    }
+
+    #[test]
+    fn writes_raw_values_as_they_are() {
+        let raw: sonic_rs::LazyValue = sonic_rs::from_str(r#"{"a": [1, 2]}"#).unwrap();
+        same_as_sonic(&vec![raw]);
+        let number: sonic_rs::RawNumber = sonic_rs::from_str("1.50").unwrap();
+        same_as_sonic(&number);
+    }
+
+    #[test]
+    fn leaves_to_sonic_what_it_does_not_write_itself() {
+        // serde_json's raw value token, a float key, bytes.
+        let raw = serde_json::value::RawValue::from_string("[1,2]".into()).unwrap();
+        same_as_sonic(&raw);
+        same_as_sonic(&serde_bytes_like(&[1, 2, 3]));
+        same_as_sonic(&vec![FloatKey(1.5)]);
+    }
+
+    /// A map with a float key (sonic-rs writes it quoted).
+    struct FloatKey(f64);
+    impl Serialize for FloatKey {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = s.serialize_map(Some(1))?;
+            map.serialize_entry(&self.0, "value")?;
+            map.end()
+        }
+    }
+
+    struct Bytes<'a>(&'a [u8]);
+    impl Serialize for Bytes<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(self.0)
+        }
+    }
+    fn serde_bytes_like(bytes: &[u8]) -> Bytes<'_> {
+        Bytes(bytes)
+    }
+
+    fn json_values() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<u64>().prop_map(serde_json::Value::from),
+            any::<f64>().prop_map(serde_json::Value::from),
+            any::<String>().prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 64, 8, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::Array),
+                prop::collection::btree_map(any::<String>(), inner, 0..8)
+                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_json_value_is_written_as_sonic_writes_it(value in json_values()) {
+            prop_assert_eq!(
+                String::from_utf8(to_vec(&value).unwrap()).unwrap(),
+                sonic_rs::to_string(&value).unwrap()
+            );
+        }
+    }
+}
