@@ -402,11 +402,11 @@ enum Memoized {
     Room,
 }
 
-/// JSON text written as it is. Serialised only by sonic-rs (every page
-/// and shaped object is: `http::json`, `Shape::apply`), whose serializer
-/// writes a struct of its lazy-value token verbatim, as it serialises its
-/// own `LazyValue`: parsing the text again to build one was a tenth of an
-/// expanded page (perf, BENCHMARKS.md).
+/// JSON text written as it is. Serialised only by `crate::json` (every
+/// body: `http::json`) and sonic-rs (`Shape::apply`), which both write a
+/// struct of sonic-rs's lazy-value token verbatim, as sonic-rs serialises
+/// its own `LazyValue`: parsing the text again to build one was a tenth
+/// of an expanded page (perf, BENCHMARKS.md).
 pub struct RawJson(std::rc::Rc<str>);
 
 /// sonic-rs's name for a raw value (`lazyvalue::TOKEN`, not exported).
