@@ -16,9 +16,14 @@
 use serde::ser::{self, Serialize};
 use sonic_rs::format::{CompactFormatter, Formatter};
 
+/// sonic-rs's name for its raw value, `LazyValue` (`lazyvalue::TOKEN`, not
+/// exported): a struct of this name holds JSON text in its one field
+/// (`views_v1::RawJson` writes its memoised JSON so).
+pub const SONIC_RAW_TOKEN: &str = "$sonic_rs::LazyValue";
+
 /// sonic-rs's raw values (`LazyValue`, `RawNumber`): their one field is
-/// JSON text, written as it is (see `views_v1::RawJson`).
-const SONIC_RAW_TOKENS: [&str; 2] = ["$sonic_rs::LazyValue", "$sonic_rs::private::JsonNumber"];
+/// JSON text, written as it is.
+const SONIC_RAW_TOKENS: [&str; 2] = [SONIC_RAW_TOKEN, "$sonic_rs::private::JsonNumber"];
 
 thread_local! {
     /// The length of the last JSON this thread wrote: the next starts with
@@ -455,6 +460,111 @@ impl ser::SerializeStruct for Struct<'_, '_> {
     }
 }
 
+/// `Serializer` methods that leave the value to sonic-rs (`Unsupported`):
+/// a method with one plain argument names its type.
+macro_rules! refuse {
+    ($($method:ident $(($type:ty))?),* $(,)?) => {
+        $(refuse!(@ $method $(($type))?);)*
+    };
+    (@ $method:ident ($type:ty)) => {
+        fn $method(self, _: $type) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_none) => {
+        fn serialize_none(self) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_some) => {
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_unit) => {
+        fn serialize_unit(self) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_unit_struct) => {
+        fn serialize_unit_struct(self, _: &'static str) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_unit_variant) => {
+        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_newtype_struct) => {
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_newtype_variant) => {
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_seq) => {
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_tuple) => {
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_tuple_struct) => {
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct> {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_tuple_variant) => {
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant> {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_map) => {
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_struct) => {
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+            Err(Unsupported)
+        }
+    };
+    (@ serialize_struct_variant) => {
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant> {
+            Err(Unsupported)
+        }
+    };
+}
+
 /// A map key: a string, or a number or boolean written as a string (as
 /// sonic-rs writes them); anything else is left to sonic-rs.
 struct Key<'w, 'o>(&'w mut Writer<'o>);
@@ -524,73 +634,23 @@ impl ser::Serializer for Key<'_, '_> {
     }
 
     // The rest is rare or refused as a key: sonic-rs decides.
-    fn serialize_f32(self, _: f32) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_f64(self, _: f64) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_none(self) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_unit(self) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(Unsupported)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(Unsupported)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(Unsupported)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(Unsupported)
-    }
+    refuse!(
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_bytes(&[u8]),
+        serialize_none,
+        serialize_some,
+        serialize_unit,
+        serialize_unit_struct,
+        serialize_newtype_variant,
+        serialize_seq,
+        serialize_tuple,
+        serialize_tuple_struct,
+        serialize_tuple_variant,
+        serialize_map,
+        serialize_struct,
+        serialize_struct_variant,
+    );
 }
 
 /// A raw value's one field: its JSON text, written as it is.
@@ -613,109 +673,35 @@ impl ser::Serializer for RawText<'_, '_> {
         Ok(())
     }
 
-    fn serialize_i8(self, _: i8) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_i16(self, _: i16) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_i32(self, _: i32) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_u8(self, _: u8) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_u16(self, _: u16) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_u32(self, _: u32) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_f32(self, _: f32) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_bool(self, _: bool) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_i64(self, _: i64) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_u64(self, _: u64) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_f64(self, _: f64) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_char(self, _: char) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_none(self) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_unit(self) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result {
-        Err(Unsupported)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(Unsupported)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(Unsupported)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(Unsupported)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(Unsupported)
-    }
+    refuse!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_bytes(&[u8]),
+        serialize_none,
+        serialize_some,
+        serialize_unit,
+        serialize_unit_struct,
+        serialize_unit_variant,
+        serialize_newtype_struct,
+        serialize_newtype_variant,
+        serialize_seq,
+        serialize_tuple,
+        serialize_tuple_struct,
+        serialize_tuple_variant,
+        serialize_map,
+        serialize_struct,
+        serialize_struct_variant,
+    );
 }
 
 #[cfg(test)]

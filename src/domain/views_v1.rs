@@ -409,8 +409,7 @@ enum Memoized {
 /// of an expanded page (perf, BENCHMARKS.md).
 pub struct RawJson(std::rc::Rc<str>);
 
-/// sonic-rs's name for a raw value (`lazyvalue::TOKEN`, not exported).
-const SONIC_RAW_TOKEN: &str = "$sonic_rs::LazyValue";
+use crate::json::SONIC_RAW_TOKEN;
 
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
