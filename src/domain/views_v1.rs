@@ -524,7 +524,7 @@ impl<'a> V1Renderer<'a> {
             .entry(key)
             // A view always serialises; "null" would only hide a bug.
             .or_insert_with(|| {
-                crate::json::to_vec(&render())
+                crate::json::fragment(&render())
                     .ok()
                     .and_then(|json| String::from_utf8(json).ok())
                     .unwrap_or_else(|| "null".into())
