@@ -383,8 +383,8 @@ pub struct V1Renderer<'a> {
 
 /// The JSON of objects one page repeats, serialised once per request:
 /// expanded questions (pytanis expands every answer's question, the same
-/// few questions a hundred times a page), tracks, submission types, tags
-/// and rooms. Keyed by what decides their JSON besides the request's
+/// few questions a hundred times a page) and answers' options, tracks,
+/// submission types, tags and rooms. Keyed by what decides their JSON besides the request's
 /// caller and `lang`: the kind, the object and the expansion below it
 /// (hashed with Fx: SipHash was 3 % of an expanded page, perf).
 #[derive(Default)]
@@ -400,6 +400,8 @@ enum Memoized {
     SubmissionType,
     Tag,
     Room,
+    /// A chosen option, as an answer shows it (without its question).
+    Option,
 }
 
 /// JSON text written as it is. Serialised only by `crate::json` (every
@@ -1795,7 +1797,7 @@ pub struct AnswerView<'a> {
     pub review: Option<i64>,
     pub person: Option<&'a str>,
     #[schema(schema_with = many_refs)]
-    pub options: Refs<i64, OptionView<'a>>,
+    pub options: Refs<i64, Expanded<OptionView<'a>>>,
 }
 
 /// A review score category, as `expand=scores.category` shows it.
@@ -1890,7 +1892,11 @@ impl<'a> V1Renderer<'a> {
                         .options
                         .iter()
                         .filter_map(|id| q.options.iter().position(|o| o.id == *id))
-                        .map(|i| child.option(q, i, false))
+                        .map(|i| {
+                            child.memoized(Memoized::Option, q.options[i].id, || {
+                                child.option(q, i, false)
+                            })
+                        })
                         .collect(),
                 ),
                 _ => Refs::Ids(answer.options.to_vec()),
