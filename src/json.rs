@@ -27,7 +27,7 @@ const SONIC_RAW_TOKENS: [&str; 2] = [SONIC_RAW_TOKEN, "$sonic_rs::private::JsonN
 
 thread_local! {
     /// The length of the last body this thread wrote: the next starts with
-    /// room for as much and an eighth more, as pages of one kind come in
+    /// room for as much and a quarter more, as pages of one kind come in
     /// runs of similar sizes (a page of 240 kB grown from a few hundred
     /// bytes was copied ten times over; with room for exactly the last
     /// one, every page longer than the one before was copied once, a
@@ -40,7 +40,7 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> sonic_rs::Result<Vec<u8>> {
     const MIN: usize = 256;
     const MAX: usize = 4 << 20;
     let last = LAST_LENGTH.get();
-    let mut out = with_capacity(value, (last + last / 8).clamp(MIN, MAX))?;
+    let mut out = with_capacity(value, (last + last / 4).clamp(MIN, MAX))?;
     LAST_LENGTH.set(out.len());
     // Bodies are kept (the response cache): not with a larger one's room.
     if out.capacity() > 2 * out.len().max(MIN) {
@@ -51,11 +51,10 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> sonic_rs::Result<Vec<u8>> {
 
 /// `value`, a small part of a body (an object a page repeats), as compact
 /// JSON: neither sized by nor counted as the thread's last body, which it
-/// is written in the middle of.
+/// is written in the middle of. With room to spare: the caller keeps a
+/// copy (the memo's `Rc<str>`), not this.
 pub fn fragment<T: Serialize + ?Sized>(value: &T) -> sonic_rs::Result<Vec<u8>> {
-    let mut out = with_capacity(value, 512)?;
-    out.shrink_to_fit();
-    Ok(out)
+    with_capacity(value, 2048)
 }
 
 fn with_capacity<T: Serialize + ?Sized>(value: &T, capacity: usize) -> sonic_rs::Result<Vec<u8>> {
@@ -734,7 +733,7 @@ mod tests {
         assert_eq!(String::from_utf8(fragment(value).unwrap()).unwrap(), sonic);
     }
 
-    /// A body starts with room for the thread's last body and an eighth
+    /// A body starts with room for the thread's last body and a quarter
     /// more, so that a slightly longer one is not copied into a buffer
     /// twice the size; a fragment written in the middle of a body neither
     /// takes that room nor changes it.
@@ -742,11 +741,10 @@ mod tests {
     fn bodies_are_sized_by_the_last_body_and_not_by_fragments() {
         let words = |n| vec!["12345678"; n];
         assert_eq!(to_vec(&words(10_000)).unwrap().len(), 110_001);
-        let part = fragment(&[1, 2, 3]).unwrap();
-        assert_eq!(part.capacity(), part.len());
-        let longer = to_vec(&words(10_500)).unwrap();
-        assert_eq!(longer.len(), 115_501);
-        assert_eq!(longer.capacity(), 110_001 + 110_001 / 8);
+        fragment(&words(1)).unwrap();
+        let longer = to_vec(&words(11_500)).unwrap();
+        assert_eq!(longer.len(), 126_501);
+        assert_eq!(longer.capacity(), 110_001 + 110_001 / 4);
     }
 
     #[derive(Serialize)]
