@@ -384,9 +384,10 @@ pub struct V1Renderer<'a> {
 /// The JSON of objects one page repeats, serialised once per request:
 /// expanded questions (pytanis expands every answer's question, the same
 /// few questions a hundred times a page) and answers' options, tracks,
-/// submission types, tags and rooms. Keyed by what decides their JSON besides the request's
-/// caller and `lang`: the kind, the object and the expansion below it
-/// (hashed with Fx: SipHash was 3 % of an expanded page, perf).
+/// submission types, tags and rooms. Keyed by what decides their JSON
+/// besides the request's caller and `lang`: the kind, the object and the
+/// expansion below it (hashed with Fx: SipHash was 3 % of an expanded
+/// page, perf).
 #[derive(Default)]
 pub struct Memo {
     objects: std::cell::RefCell<rustc_hash::FxHashMap<(Memoized, i64, usize), std::rc::Rc<str>>>,
