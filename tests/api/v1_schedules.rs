@@ -356,6 +356,45 @@ fn teams_dataset() -> Value {
     dataset
 }
 
+/// `serve --max-page-size` clamps every v1 list, the organiser's teams too
+/// (they used v1's own 250 whatever the server was told).
+#[tokio::test]
+async fn the_servers_maximum_page_size_clamps_teams_like_every_v1_list() {
+    let config = confapi::http::Config {
+        max_page_size: 2,
+        ..confapi::http::Config::default()
+    };
+    let server = TestServer::start_with(&[teams_dataset()], config).await;
+    let teams = get(
+        &server,
+        Some("orga-token"),
+        "/api/organisers/mini-org/teams/?page_size=50",
+    )
+    .await;
+    assert_eq!(ids(&teams), vec![7, 8]);
+    assert_eq!(teams.body["count"], 3);
+    let next = teams.body["next"].as_str().unwrap();
+    assert!(
+        next.ends_with("/api/organisers/mini-org/teams/?page_size=50&page=2"),
+        "{next}"
+    );
+    let rest = get(
+        &server,
+        Some("orga-token"),
+        "/api/organisers/mini-org/teams/?page=2&page_size=50",
+    )
+    .await;
+    assert_eq!(ids(&rest), vec![9]);
+    assert_eq!(rest.body["next"], Value::Null);
+    let submissions = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/submissions/?page_size=50",
+    )
+    .await;
+    assert_eq!(submissions.body["results"].as_array().unwrap().len(), 2);
+}
+
 #[tokio::test]
 async fn teams_are_for_members_of_a_team_that_may_change_teams() {
     let server = TestServer::start(&[teams_dataset()]).await;

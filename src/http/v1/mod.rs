@@ -9,7 +9,7 @@
 //! submission types, tags, questions, question options, answers and reviews. The other v1 endpoints answer 404 for
 //! v1 requests (docs/api.md, "The versioned API").
 
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use serde::Serialize;
 
 use super::context::{Caller, EventContext};
@@ -692,9 +692,12 @@ pub fn endpoints() -> Vec<Endpoint> {
         v1_only!(
             "/api/organisers/{organiser}/teams",
             doc::TEAMS,
-            |caller: Caller, Path(organiser): Path<String>, params: Params| async move {
+            |State(state): State<super::AppState>,
+             caller: Caller,
+             Path(organiser): Path<String>,
+             params: Params| async move {
                 only_in_v1(&caller)?;
-                teams::teams(caller, params, &organiser)
+                teams::teams(caller, params, &organiser, state.config.max_page_size)
             }
         ),
         v1_only!(

@@ -63,11 +63,17 @@ fn organiser_teams<'a>(
     Ok((teams, tracks))
 }
 
-pub fn teams(caller: Caller, params: Params, organiser: &str) -> ApiResult {
+/// `max_page_size`: the server's (`serve --max-page-size`), as for every
+/// v1 list.
+pub fn teams(caller: Caller, params: Params, organiser: &str, max_page_size: usize) -> ApiResult {
     let mut params = params;
     let (teams, tracks) = organiser_teams(&caller, organiser)?;
-    // An organiser has few teams: v1's own page sizes.
-    let pagination = Pagination::v1(&params, V1_PAGE_SIZE, V1_MAX_PAGE_SIZE, false)?;
+    let pagination = Pagination::v1(
+        &params,
+        V1_PAGE_SIZE,
+        V1_MAX_PAGE_SIZE.min(max_page_size),
+        false,
+    )?;
     params.check()?;
     let mut listed: Vec<&OrganiserTeam> = teams
         .iter()
