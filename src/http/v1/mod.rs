@@ -142,10 +142,19 @@ pub(crate) fn page_prepared<T, R: Serialize>(
 }
 
 pub(crate) fn pagination(ctx: &EventContext, params: &Params) -> Result<Pagination, ApiError> {
+    pagination_within(params, ctx.max_page_size)
+}
+
+/// v1's page or offset pagination, with pages of at most v1's 250 or the
+/// server's `--max-page-size`, whichever is smaller.
+pub(crate) fn pagination_within(
+    params: &Params,
+    max_page_size: usize,
+) -> Result<Pagination, ApiError> {
     Pagination::v1(
         params,
         V1_PAGE_SIZE,
-        V1_MAX_PAGE_SIZE.min(ctx.max_page_size),
+        V1_MAX_PAGE_SIZE.min(max_page_size),
         false,
     )
 }

@@ -4,12 +4,11 @@
 //! keeps teams per event (`events[].organiser` names the organiser): the
 //! same team (by id) listed in several events is one.
 
-use super::{expansion, one, page, refused, search, sort_by, Key};
+use super::{expansion, one, page, pagination_within, refused, search, sort_by, Key};
 use crate::domain::access::sees_organiser_teams;
 use crate::domain::views_v1::{self as views, OrganiserTeam};
 use crate::http::context::Caller;
 use crate::http::error::ApiError;
-use crate::http::pagination::{Pagination, V1_MAX_PAGE_SIZE, V1_PAGE_SIZE};
 use crate::http::params::{digits_id, Params};
 use crate::http::ApiResult;
 use crate::model::Track;
@@ -68,12 +67,7 @@ fn organiser_teams<'a>(
 pub fn teams(caller: Caller, params: Params, organiser: &str, max_page_size: usize) -> ApiResult {
     let mut params = params;
     let (teams, tracks) = organiser_teams(&caller, organiser)?;
-    let pagination = Pagination::v1(
-        &params,
-        V1_PAGE_SIZE,
-        V1_MAX_PAGE_SIZE.min(max_page_size),
-        false,
-    )?;
+    let pagination = pagination_within(&params, max_page_size)?;
     params.check()?;
     let mut listed: Vec<&OrganiserTeam> = teams
         .iter()
