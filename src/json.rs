@@ -167,11 +167,9 @@ unsafe fn copy_short(src: &[u8], dst: *mut u8) {
     // after its start and end at or before its end), the writes within
     // `dst`'s `n` bytes.
     unsafe {
-        if n >= 16 {
-            if n > 32 {
-                std::ptr::copy_nonoverlapping(s, dst, n);
-                return;
-            }
+        if n > 32 {
+            std::ptr::copy_nonoverlapping(s, dst, n);
+        } else if n >= 16 {
             let head = s.cast::<u128>().read_unaligned();
             let tail = s.add(n - 16).cast::<u128>().read_unaligned();
             dst.cast::<u128>().write_unaligned(head);
@@ -505,9 +503,8 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     type Error = Unsupported;
 
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.separate();
-        self.writer.name(key);
-        self.writer.out.push(b':');
+        let comma = !std::mem::take(&mut self.first);
+        field_name(self.writer.out, comma, key.as_bytes());
         value.serialize(&mut *self.writer)
     }
 
