@@ -347,15 +347,10 @@ fn build_catalog(
             .event(patch.slug())
             .filter(|e| e.event.slug == patch.slug());
         let started = Instant::now();
-        match base
-            .map(|base| {
-                patch.apply_in_order(&base.event, &base.stored_answers(), &base.stored_reviews())
-            })
-            .transpose()?
-        {
+        match base.map(|base| patch.apply(&base.event)).transpose()? {
             Some(Some(event)) => {
                 let applied = started.elapsed();
-                fresh.insert(event.slug.clone(), Arc::new(EventData::serving(event)));
+                fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
                 tracing::debug!(?applied, indexed = ?started.elapsed(), bodies = patch.bodies(), "reload: patched");
             }
             _ => unpatched.push(patch.slug().to_string()),
@@ -372,7 +367,7 @@ fn build_catalog(
     // `ArcStr` is the same string); sharing them again took seconds.
     for mut event in loaded.changed_events {
         event.share_strings();
-        fresh.insert(event.slug.clone(), Arc::new(EventData::serving(event)));
+        fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
     }
     let events = loaded
         .event_versions

@@ -265,24 +265,6 @@ pub struct EventData {
     pub reviews_of_submission: Groups<SubmissionIx, ReviewIx>,
     /// Users who wrote at least one review in this event.
     pub reviewers_who_wrote: HashSet<String>,
-    /// For each answer in the store's order, its position in
-    /// `event.answers`, where the serving snapshot keeps them in page order
-    /// (`EventData::serving`); `None`: in the store's order.
-    pub answers_in_stored_order: Option<Vec<AnswerIx>>,
-    /// The same for reviews.
-    pub reviews_in_stored_order: Option<Vec<ReviewIx>>,
-}
-
-/// `items` in the store's order, given for each stored position its place
-/// in `items` (`None`: the same).
-fn in_stored_order<'a, T, I: Copy>(items: &'a [T], order: Option<&[I]>) -> Vec<&'a T>
-where
-    usize: From<I>,
-{
-    match order {
-        Some(order) => order.iter().map(|&i| &items[usize::from(i)]).collect(),
-        None => items.iter().collect(),
-    }
 }
 
 fn index_by<'t, T, K: std::hash::Hash + Eq, I>(
@@ -316,81 +298,6 @@ fn compare_lower(code: &str, lower: &str) -> Ordering {
     } else {
         code.to_lowercase().as_str().cmp(lower)
     }
-}
-
-/// Moves `event.answers` and `event.reviews` into the order a page of
-/// submissions reads them, and returns where each of the stored order
-/// went. Stored in the dataset's order, one page's answers and reviews lay
-/// in fifty places across the event's hundreds of thousands, and the
-/// tables beside them (`answer_question`, `answer_owner`) likewise: a
-/// cache miss each. In page order they are a few runs of adjacent memory:
-/// submissions in code order (every list's order), each with its answers
-/// followed by its speakers' answers not placed before, and with its
-/// reviews; the rest (reviews' answers, speakers without submissions)
-/// after them, in stored order. Nothing shows an answer's or a review's
-/// position: lists, groups and lookups go by id (`answers_by_id`,
-/// `reviews_by_id`) or by (created, id), and each group keeps its order.
-fn order_for_pages(event: &mut Event) -> (Vec<AnswerIx>, Vec<ReviewIx>) {
-    let answers = std::mem::take(&mut event.answers);
-    let reviews = std::mem::take(&mut event.reviews);
-    let mut answer_order: Vec<usize> = Vec::with_capacity(answers.len());
-    let mut review_order: Vec<usize> = Vec::with_capacity(reviews.len());
-    {
-        let mut answers_of_submission: HashMap<&str, Vec<usize>> = HashMap::default();
-        let mut answers_of_person: HashMap<&str, Vec<usize>> = HashMap::default();
-        for (i, answer) in answers.iter().enumerate() {
-            if let Some(code) = &answer.submission {
-                answers_of_submission.entry(code).or_default().push(i);
-            } else if let Some(code) = &answer.person {
-                answers_of_person.entry(code).or_default().push(i);
-            }
-        }
-        let mut reviews_of_submission: HashMap<&str, Vec<usize>> = HashMap::default();
-        for (i, review) in reviews.iter().enumerate() {
-            reviews_of_submission
-                .entry(&review.submission)
-                .or_default()
-                .push(i);
-        }
-        let subs = &event.submissions;
-        let mut by_code: Vec<usize> = (0..subs.len()).collect();
-        by_code.sort_unstable_by(|&a, &b| subs[a].code.cmp(&subs[b].code));
-        for sub in by_code.into_iter().map(|s| &subs[s]) {
-            let code = sub.code.as_str();
-            answer_order.extend(answers_of_submission.remove(code).into_iter().flatten());
-            for speaker in &sub.speakers {
-                answer_order.extend(
-                    answers_of_person
-                        .remove(speaker.as_str())
-                        .into_iter()
-                        .flatten(),
-                );
-            }
-            review_order.extend(reviews_of_submission.remove(code).into_iter().flatten());
-        }
-    }
-    let (answers, answers_in_stored_order) = permuted(answers, answer_order);
-    let (reviews, reviews_in_stored_order) = permuted(reviews, review_order);
-    event.answers = answers;
-    event.reviews = reviews;
-    (answers_in_stored_order, reviews_in_stored_order)
-}
-
-/// `items` with those at `first` (positions, each once) first, in that
-/// order, then the rest in theirs; and for each old position, its new one.
-fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, mut first: Vec<usize>) -> (Vec<T>, Vec<I>) {
-    let mut placed = vec![false; items.len()];
-    for &i in &first {
-        placed[i] = true;
-    }
-    first.extend((0..items.len()).filter(|&i| !placed[i]));
-    let mut new_position = vec![I::from(0); items.len()];
-    for (new, &old) in first.iter().enumerate() {
-        new_position[old] = I::from(new as u32);
-    }
-    let mut taken: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    let items = first.iter().filter_map(|&i| taken[i].take()).collect();
-    (items, new_position)
 }
 
 /// Positions `0..len` sorted by a lower-cased code, equal ones in list order.
@@ -568,32 +475,8 @@ impl EventData {
             profile_submissions,
             reviews_ordered,
             reviewers_who_wrote: reviews.iter().map(|r| r.user.to_string()).collect(),
-            answers_in_stored_order: None,
-            reviews_in_stored_order: None,
             event,
         }
-    }
-
-    /// The snapshot served: `new`'s, with the event's answers and reviews
-    /// moved into the order pages read them (`order_for_pages`).
-    pub fn serving(mut event: Event) -> Self {
-        let (answers, reviews) = order_for_pages(&mut event);
-        EventData {
-            answers_in_stored_order: Some(answers),
-            reviews_in_stored_order: Some(reviews),
-            ..EventData::new(event)
-        }
-    }
-
-    /// The event's answers in the order the store keeps them (a patch's
-    /// positions are in that order).
-    pub fn stored_answers(&self) -> Vec<&Answer> {
-        in_stored_order(&self.event.answers, self.answers_in_stored_order.as_deref())
-    }
-
-    /// The event's reviews in the order the store keeps them.
-    pub fn stored_reviews(&self) -> Vec<&Review> {
-        in_stored_order(&self.event.reviews, self.reviews_in_stored_order.as_deref())
     }
 
     /// The position of the submission with this code.
@@ -954,139 +837,5 @@ mod tests {
         assert_eq!(groups.of(SubmissionIx::from(0)), [11]);
         assert_eq!(groups.of(SubmissionIx::from(1)), [] as [u32; 0]);
         assert_eq!(groups.of(SubmissionIx::from(2)), [10, 12]);
-    }
-
-    fn demo_event() -> Event {
-        let options = crate::dataset::demo::DemoOptions {
-            events: 1,
-            submissions: 400,
-            seed: 11,
-        };
-        crate::dataset::demo::generate(&options).0.events.remove(0)
-    }
-
-    #[test]
-    fn the_serving_snapshot_keeps_answers_in_page_order_and_shows_the_same() {
-        let event = demo_event();
-        let stored = event.answers.clone();
-        let stored_reviews = event.reviews.clone();
-        let plain = EventData::new(event.clone());
-        let serving = EventData::serving(event);
-
-        // The store's order is still known, for patches.
-        let back: Vec<Answer> = serving.stored_answers().into_iter().cloned().collect();
-        assert_eq!(back, stored);
-        let back: Vec<Review> = serving.stored_reviews().into_iter().cloned().collect();
-        assert_eq!(back, stored_reviews);
-        assert_eq!(plain.stored_answers().len(), stored.len());
-        assert_eq!(plain.stored_reviews().len(), stored_reviews.len());
-
-        // Page order: each submission's answers, by code, side by side,
-        // each followed by its speakers' answers placed there first.
-        let mut next = 0;
-        for &s in &serving.submissions_by_code {
-            let group = serving.answers_of_submission.of(s);
-            let mut positions: Vec<usize> = group.iter().map(|&a| a.get()).collect();
-            positions.sort_unstable();
-            if let Some(&first) = positions.first() {
-                assert!(first >= next, "{}", serving.event.submissions[s].code);
-                assert_eq!(
-                    positions,
-                    (first..first + positions.len()).collect::<Vec<_>>()
-                );
-                next = first + positions.len();
-            }
-        }
-        assert!(next > stored.len() / 2, "{next} of {}", stored.len());
-
-        // What any list or object shows goes by id, not by position.
-        let ids = |data: &EventData, list: &[AnswerIx]| -> Vec<i64> {
-            list.iter().map(|&a| data.event.answers[a].id).collect()
-        };
-        assert_eq!(
-            ids(&serving, &serving.answers_by_id),
-            ids(&plain, &plain.answers_by_id)
-        );
-        assert_eq!(
-            ids(&serving, &serving.public_owner_answers_by_id),
-            ids(&plain, &plain.public_owner_answers_by_id)
-        );
-        for s in SubmissionIx::all(plain.event.submissions.len()) {
-            assert_eq!(
-                ids(&serving, serving.answers_of_submission.of(s)),
-                ids(&plain, plain.answers_of_submission.of(s))
-            );
-        }
-        for p in ProfileIx::all(plain.event.speakers.len()) {
-            assert_eq!(
-                ids(&serving, serving.answers_of_person.of(p)),
-                ids(&plain, plain.answers_of_person.of(p))
-            );
-        }
-        let review_ids = |data: &EventData, list: &[ReviewIx]| -> Vec<i64> {
-            list.iter().map(|&r| data.event.reviews[r].id).collect()
-        };
-        assert_eq!(
-            review_ids(&serving, &serving.reviews_by_id),
-            review_ids(&plain, &plain.reviews_by_id)
-        );
-        assert_eq!(
-            review_ids(&serving, &serving.reviews_ordered),
-            review_ids(&plain, &plain.reviews_ordered)
-        );
-        let mut next = 0;
-        for s in SubmissionIx::all(plain.event.submissions.len()) {
-            assert_eq!(
-                review_ids(&serving, serving.reviews_of_submission.of(s)),
-                review_ids(&plain, plain.reviews_of_submission.of(s))
-            );
-        }
-        for &s in &serving.submissions_by_code {
-            let mut positions: Vec<usize> = serving
-                .reviews_of_submission
-                .of(s)
-                .iter()
-                .map(|&r| r.get())
-                .collect();
-            positions.sort_unstable();
-            if let Some(&first) = positions.first() {
-                assert_eq!(first, next, "{}", serving.event.submissions[s].code);
-                assert_eq!(
-                    positions,
-                    (first..first + positions.len()).collect::<Vec<_>>()
-                );
-                next = first + positions.len();
-            }
-        }
-        for r in ReviewIx::all(plain.event.reviews.len()) {
-            let id = plain.event.reviews[r].id;
-            let at = serving
-                .reviews_by_id
-                .iter()
-                .find(|&&s| serving.event.reviews[s].id == id);
-            let s = at.copied().unwrap_or(ReviewIx(0));
-            assert_eq!(serving.event.reviews[s], plain.event.reviews[r]);
-            assert_eq!(serving.review_submission[s], plain.review_submission[r]);
-            assert_eq!(
-                ids(&serving, serving.answers_of_review.of(s)),
-                ids(&plain, plain.answers_of_review.of(r))
-            );
-        }
-        for a in &plain.answers_by_id {
-            let id = plain.event.answers[*a].id;
-            let at = serving
-                .answer_position(id)
-                .map(|a| &serving.event.answers[a]);
-            assert_eq!(at, Some(&plain.event.answers[*a]));
-            let owner = |data: &EventData, a: AnswerIx| match data.answer_owner[a] {
-                AnswerOwner::Submission(s) => format!("s{}", s.get()),
-                AnswerOwner::Person(p) => format!("p{}", p.get()),
-                AnswerOwner::Review(r) => format!("r{}", data.event.reviews[r].id),
-                AnswerOwner::Missing => "-".into(),
-            };
-            let b = serving.answer_position(id).unwrap_or(AnswerIx(0));
-            assert_eq!(owner(&serving, b), owner(&plain, *a));
-            assert_eq!(serving.answer_question[b], plain.answer_question[*a]);
-        }
     }
 }

@@ -318,24 +318,10 @@ impl EventPatch {
     /// does not add up to what is stored (the replica then reads the event
     /// in full): a patch must never serve a wrong event.
     pub fn apply(&self, base: &Event) -> Result<Option<Event>, StoreError> {
-        let answers: Vec<&Answer> = base.answers.iter().collect();
-        let reviews: Vec<&Review> = base.reviews.iter().collect();
-        self.apply_in_order(base, &answers, &reviews)
-    }
-
-    /// `apply`, where the replica keeps `base`'s answers and reviews in
-    /// another order (`EventData::serving`): `answers` and `reviews` are
-    /// the same in the store's order.
-    pub fn apply_in_order(
-        &self,
-        base: &Event,
-        answers: &[&Answer],
-        reviews: &[&Review],
-    ) -> Result<Option<Event>, StoreError> {
         let mut event = self.head.clone();
         macro_rules! patch {
             ($($list:ident),*) => {$(
-                match self.list(base.$list.iter())? {
+                match self.list(&base.$list)? {
                     Some(items) => event.$list = items,
                     None => return Ok(None),
                 }
@@ -348,34 +334,27 @@ impl EventPatch {
             tags,
             questions,
             speakers,
-            submissions
+            submissions,
+            answers,
+            reviews
         );
-        match self.list(answers.iter().copied())? {
-            Some(items) => event.answers = items,
-            None => return Ok(None),
-        }
-        match self.list(reviews.iter().copied())? {
-            Some(items) => event.reviews = items,
-            None => return Ok(None),
-        }
         Ok(Some(event))
     }
 
-    /// A list as stored now, from the replica's `base` in the store's order.
-    fn list<'b, T: Keyed + Clone + DeserializeOwned + 'b>(
+    fn list<T: Keyed + Clone + DeserializeOwned>(
         &self,
-        base: impl ExactSizeIterator<Item = &'b T>,
+        base: &[T],
     ) -> Result<Option<Vec<T>>, StoreError> {
         let kind = T::KIND as usize;
         let changed = &self.changed[kind];
         let deleted = &self.deleted[kind];
         if changed.is_empty() && deleted.is_empty() {
             // The common case for most kinds: nothing to look up.
-            return Ok((base.len() == self.counts[kind]).then(|| base.cloned().collect()));
+            return Ok((base.len() == self.counts[kind]).then(|| base.to_vec()));
         }
         let mut matched: HashSet<&str> = HashSet::new();
         let mut items: Vec<(i64, T)> = Vec::with_capacity(self.counts[kind]);
-        for (position, item) in base.enumerate() {
+        for (position, item) in base.iter().enumerate() {
             let key = item.key();
             // A change wins over a removal: the record was made again.
             match changed.get_key_value(&key) {
