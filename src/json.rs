@@ -201,6 +201,15 @@ pub struct Compound<'w, 'o> {
 }
 
 impl Compound<'_, '_> {
+    /// A struct field's `,"name":` at once (no comma before the first): the
+    /// field names are our own and need no escaping (see `Writer::name`).
+    #[inline(always)]
+    fn field(&mut self, name: &'static str) {
+        debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
+        let comma = !std::mem::take(&mut self.first);
+        field_name(self.writer.out, comma, name.as_bytes());
+    }
+
     #[inline]
     fn separate(&mut self) {
         if !std::mem::take(&mut self.first) {
@@ -503,8 +512,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     type Error = Unsupported;
 
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        let comma = !std::mem::take(&mut self.first);
-        field_name(self.writer.out, comma, key.as_bytes());
+        self.field(key);
         value.serialize(&mut *self.writer)
     }
 
@@ -530,10 +538,7 @@ impl ser::SerializeStruct for Struct<'_, '_> {
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
         match self {
             Struct::Object(object) => {
-                // `,"name":` at once: the field names are our own (see `name`).
-                debug_assert!(!key.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
-                let comma = !std::mem::take(&mut object.first);
-                field_name(object.writer.out, comma, key.as_bytes());
+                object.field(key);
                 value.serialize(&mut *object.writer)
             }
             Struct::Raw(writer) => value.serialize(RawText(writer)),
