@@ -236,7 +236,7 @@ async fn raw(
     path: &str,
     headers: &[(&str, &str)],
 ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
-    let mut request = reqwest::Client::new().get(format!("{}{path}", server.base));
+    let mut request = http_client().get(format!("{}{path}", server.base));
     for (name, value) in headers {
         request = request.header(*name, *value);
     }

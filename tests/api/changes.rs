@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_bad_parameters, mini, TestServer};
+use crate::helpers::{assert_bad_parameters, http_client, mini, TestServer};
 
 const FEED: &str = "/api/events/mini/changes/";
 
@@ -700,7 +700,7 @@ impl Stream {
         headers: &[(&str, &str)],
         query: &str,
     ) -> Stream {
-        let client = reqwest::Client::new();
+        let client = http_client();
         let mut request = client
             .get(format!("{}{FEED}{query}", server.base))
             .header("Accept", "text/event-stream");

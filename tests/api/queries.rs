@@ -100,7 +100,7 @@ async fn requests_never_query_the_database() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(confapi::http::serve(listener, state));
-    let http = reqwest::Client::new();
+    let http = helpers::http_client();
     let get = |path: &str| {
         let request = http.get(format!("{base}{path}")).header(
             "Authorization",

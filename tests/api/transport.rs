@@ -2,7 +2,7 @@
 
 use crate::helpers;
 
-use helpers::{democon, democon_tokens as tok, mini, TestServer};
+use helpers::{democon, democon_tokens as tok, http_client, mini, TestServer};
 use serde_json::json;
 
 #[tokio::test]
@@ -130,7 +130,7 @@ async fn exchange(
     headers: &[(&str, &str)],
 ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
     let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let mut request = reqwest::Client::new().request(method, format!("{}{path}", server.base));
+    let mut request = http_client().request(method, format!("{}{path}", server.base));
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
