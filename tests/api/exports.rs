@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::{json, Value};
 
-use crate::helpers::{Reply, TestServer};
+use crate::helpers::{http_client_builder, Reply, TestServer};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -965,7 +965,7 @@ async fn organisers_answers_are_never_served_to_anyone_else() {
 async fn compressed_exports_decode_to_the_same_bytes() {
     let server = TestServer::start(&[expo()]).await;
     let plain = server.anon().get("/expo/schedule.xml").await;
-    let reply = reqwest::Client::builder()
+    let reply = http_client_builder()
         .no_gzip()
         .build()
         .unwrap()

@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 use confapi::http::server::ServeOptions;
 use confapi::http::Config;
 
-use crate::helpers::{self, democon_tokens as tok, mini, TestServer};
+use crate::helpers::{self, democon_tokens as tok, http_client_builder, mini, TestServer};
 
 /// An answer read off a raw connection.
 #[derive(Debug)]
@@ -582,7 +582,7 @@ async fn slow_clients_over_the_limit_make_room_for_normal_ones() {
 
 /// A client bound to another loopback address (a second caller address).
 fn client_from(ip: &str) -> reqwest::Client {
-    reqwest::Client::builder()
+    http_client_builder()
         .local_address(ip.parse::<std::net::IpAddr>().unwrap())
         .build()
         .unwrap()

@@ -3,7 +3,7 @@
 //! server's default), `Vary`, the cache keeping them apart, and the v1
 //! endpoints served so far, for every role.
 
-use crate::helpers::{mini, Reply, TestServer};
+use crate::helpers::{http_client_builder, mini, Reply, TestServer};
 
 use confapi::http::Config;
 use confapi::model::ApiVersion;
@@ -782,7 +782,7 @@ async fn v1_has_no_talks_list_and_a_talk_redirects_to_its_submission() {
             .status,
         404
     );
-    let client = reqwest::Client::builder()
+    let client = http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();

@@ -280,13 +280,17 @@ impl Reply {
     }
 }
 
-/// A fresh HTTP client for the test servers, which speak plain HTTP. It
-/// loads no root certificates: `reqwest::Client::new()` parses the system's
-/// whole certificate store, which in a debug build took most of the test
-/// binary's time (one client per caller and request).
+/// A builder of HTTP clients for the test servers, which speak plain HTTP.
+/// It loads no root certificates: `reqwest::Client::new()` parses the
+/// system's whole certificate store, which in a debug build took most of
+/// the test binary's time (one client per caller and request).
+pub fn http_client_builder() -> reqwest::ClientBuilder {
+    reqwest::Client::builder().tls_built_in_root_certs(false)
+}
+
+/// A fresh client of `http_client_builder`'s defaults.
 pub fn http_client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .tls_built_in_root_certs(false)
+    http_client_builder()
         .build()
         .expect("the test client builds")
 }
