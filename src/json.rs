@@ -57,6 +57,20 @@ pub fn fragment<T: Serialize + ?Sized>(value: &T) -> sonic_rs::Result<Vec<u8>> {
     with_capacity(value, 2048)
 }
 
+/// Appends `value` as compact JSON to `out`, as `to_vec` writes it, in the
+/// room `out` already has (a digest's scratch, reused value after value).
+pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> sonic_rs::Result<()> {
+    let start = out.len();
+    match value.serialize(&mut Writer { out: &mut *out }) {
+        Ok(()) => Ok(()),
+        Err(Unsupported) => {
+            out.truncate(start);
+            out.extend_from_slice(&sonic_rs::to_vec(value)?);
+            Ok(())
+        }
+    }
+}
+
 fn with_capacity<T: Serialize + ?Sized>(value: &T, capacity: usize) -> sonic_rs::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(capacity);
     match value.serialize(&mut Writer { out: &mut out }) {
@@ -805,7 +819,7 @@ mod tests {
     use proptest::prelude::*;
     use serde::Serialize;
 
-    use super::{fragment, to_vec};
+    use super::{append, fragment, to_vec, Writer};
 
     fn same_as_sonic<T: Serialize + ?Sized>(value: &T) {
         let sonic = sonic_rs::to_string(value).unwrap();
@@ -939,6 +953,27 @@ mod tests {
         same_as_sonic(&raw);
         same_as_sonic(&serde_bytes_like(&[1, 2, 3]));
         same_as_sonic(&vec![FloatKey(1.5)]);
+    }
+
+    #[test]
+    fn appends_after_what_is_there_even_when_left_to_sonic() {
+        // The float key comes after an item this serializer has written:
+        // that part must not stay in front of sonic-rs's whole value.
+        let value = (vec![1, 2], vec![FloatKey(1.5)]);
+        let mut scratch = Vec::new();
+        assert!(value.serialize(&mut Writer { out: &mut scratch }).is_err());
+        assert!(scratch.starts_with(b"[[1,2]"), "written before the key");
+        let mut out = b"prefix:".to_vec();
+        append(&mut out, &value).unwrap();
+        let mut expected = b"prefix:".to_vec();
+        expected.extend(sonic_rs::to_vec(&value).unwrap());
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+        let mut out = b"[".to_vec();
+        append(&mut out, "a \"quoted\" text").unwrap();
+        assert_eq!(out, br#"["a \"quoted\" text""#);
     }
 
     /// A map with a float key (sonic-rs writes it quoted).

@@ -11,11 +11,9 @@
 //! events an import changes, and stored with the generation it belongs to.
 
 use std::collections::{BTreeSet, HashSet};
-use std::hash::Hasher;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use xxhash_rust::xxh3::Xxh3;
 
 pub use crate::model::FeedKind;
 use crate::model::{ArcStr, Release, Timestamp, User};
@@ -97,12 +95,20 @@ pub struct State<'a> {
 pub type View = rustc_hash::FxHashMap<(FeedKind, ObjectKey), u64>;
 
 fn digest<A: Serialize, B: Serialize>(legacy: &A, v1: &B) -> u64 {
-    let mut hasher = Xxh3::new();
-    // A view always serialises (the same views the API answers with).
-    hasher.write(&serde_json::to_vec(legacy).unwrap_or_default());
-    hasher.write(&[0]);
-    hasher.write(&serde_json::to_vec(v1).unwrap_or_default());
-    hasher.finish()
+    thread_local! {
+        /// Both views' JSON, one object after another: a re-import that
+        /// changes every submission digests each of them for every
+        /// audience, twice (before and after).
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SCRATCH.with_borrow_mut(|json| {
+        json.clear();
+        // A view always serialises (the same views the API answers with).
+        let _ = crate::json::append(json, legacy);
+        json.push(0);
+        let _ = crate::json::append(json, v1);
+        xxhash_rust::xxh3::xxh3_64(json)
+    })
 }
 
 /// The lists of `access`'s caller, unfiltered, with each object's digest:
@@ -438,24 +444,21 @@ fn encode_whole(
 
 /// The changes from `before` to `after`, as keys of the views, in order of
 /// kind, then key.
-fn difference_of<'v>(
-    before: &'v View,
-    after: &'v View,
-) -> Vec<(&'v (FeedKind, ObjectKey), Action)> {
+fn difference_of(before: &View, after: &View) -> Vec<((FeedKind, ObjectKey), Action)> {
     let mut changed = Vec::new();
     for (key, old) in before {
         match after.get(key) {
-            None => changed.push((key, Action::Deleted)),
-            Some(new) if new != old => changed.push((key, Action::Updated)),
+            None => changed.push((key.clone(), Action::Deleted)),
+            Some(new) if new != old => changed.push((key.clone(), Action::Updated)),
             Some(_) => {}
         }
     }
     for key in after.keys() {
         if !before.contains_key(key) {
-            changed.push((key, Action::Created));
+            changed.push((key.clone(), Action::Created));
         }
     }
-    changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    changed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     changed
 }
 
@@ -510,7 +513,7 @@ fn view_of(
     state: Option<&State>,
     audience: &Audience,
     now: Timestamp,
-    candidates: Option<&Candidates>,
+    candidates: Option<&[Place]>,
 ) -> View {
     let Some(state) = state else {
         return View::default();
@@ -524,36 +527,48 @@ fn view_of(
     let access = Access::new(state.data, user, now);
     match candidates {
         // Only these objects can differ: look at them alone.
-        Some(set) => view_of_candidates(&access, state.users, set),
+        Some(places) => view_of_places(&access, state.users, places),
         None => view(&access, state.users),
     }
 }
 
-/// `view` restricted to `candidates`: the same rule (`sees`) and digest,
-/// asked of each candidate instead of every object of the event.
-fn view_of_candidates(access: &Access, users: &Users, candidates: &Candidates) -> View {
+/// Where each candidate is in `state` (those it has): found once for
+/// every audience.
+fn places_of(state: Option<&State>, candidates: &Candidates) -> Vec<Place> {
+    let Some(state) = state else {
+        return Vec::new();
+    };
+    let data = state.data;
+    let event = &data.event;
+    let reviews: std::collections::HashMap<i64, ReviewIx> = ReviewIx::all(event.reviews.len())
+        .map(|r| (event.reviews[r].id, r))
+        .collect();
+    candidates
+        .iter()
+        .filter_map(|(kind, key)| place_of(data, &reviews, *kind, key))
+        .collect()
+}
+
+/// `view` restricted to `places`: the same rule (`sees`) and digest, asked
+/// of each candidate instead of every object of the event.
+fn view_of_places(access: &Access, users: &Users, places: &[Place]) -> View {
     let mut view = View::default();
     if !access.event_visible() {
         return view;
     }
-    let data = access.data;
-    let event = &data.event;
     let legacy = Renderer {
         access,
         users,
         speaker_users: None,
     };
     let v1 = V1Renderer::new(access, users, None);
-    let reviews: std::collections::HashMap<i64, ReviewIx> = ReviewIx::all(event.reviews.len())
-        .map(|r| (event.reviews[r].id, r))
-        .collect();
-    for (kind, key) in candidates {
-        let Some(place) = place_of(data, &reviews, *kind, key) else {
-            continue;
-        };
+    for &place in places {
         if sees(access, users, place) {
             // The stored spelling, as `view` keys it.
-            view.insert(key_at(data, place), digest_at(&legacy, &v1, users, place));
+            view.insert(
+                key_at(access.data, place),
+                digest_at(&legacy, &v1, users, place),
+            );
         }
     }
     view
@@ -586,13 +601,31 @@ pub fn derive(
     }
     // Both sides exist: compare the candidates' views, or every view.
     let candidates = changed.and_then(|records| candidates([before, after], records));
-    // Each audience's changes go into the encoder at once: held together,
-    // 60-odd audiences of a big new event took gigabytes.
+    let places = candidates
+        .as_ref()
+        .map(|set| (places_of(before, set), places_of(after, set)));
+    let (before_places, after_places) = match &places {
+        Some((b, a)) => (Some(b.as_slice()), Some(a.as_slice())),
+        None => (None, None),
+    };
+    // Audiences are compared on every core, a few at a time: each one's
+    // changes go into the encoder as soon as its group is done (held
+    // together, 60-odd audiences of a big new event took gigabytes).
+    let audiences: Vec<Audience> = audiences.collect();
     let mut encoder = Encoder::default();
-    for audience in audiences {
-        let before = view_of(before, &audience, now, candidates.as_ref());
-        let after = view_of(after, &audience, now, candidates.as_ref());
-        encoder.add(&audience, difference_of(&before, &after));
+    for group in audiences.chunks(rayon::current_num_threads().max(1)) {
+        use rayon::prelude::*;
+        let changes: Vec<Vec<((FeedKind, ObjectKey), Action)>> = group
+            .par_iter()
+            .map(|audience| {
+                let before = view_of(before, audience, now, before_places);
+                let after = view_of(after, audience, now, after_places);
+                difference_of(&before, &after)
+            })
+            .collect();
+        for (audience, changes) in group.iter().zip(changes) {
+            encoder.add(audience, changes.iter().map(|(k, a)| (k, *a)).collect());
+        }
     }
     encoder.finish()
 }
