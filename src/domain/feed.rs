@@ -608,12 +608,13 @@ pub fn derive(
         Some((b, a)) => (Some(b.as_slice()), Some(a.as_slice())),
         None => (None, None),
     };
-    // Audiences are compared on every core, a few at a time: each one's
-    // changes go into the encoder as soon as its group is done (held
+    // Audiences are compared on up to `AUDIENCES_AT_ONCE` cores: each
+    // one's changes go into the encoder as soon as its group is done (held
     // together, 60-odd audiences of a big new event took gigabytes).
     let audiences: Vec<Audience> = audiences.collect();
+    let at_once = rayon::current_num_threads().clamp(1, AUDIENCES_AT_ONCE);
     let mut encoder = Encoder::default();
-    for group in audiences.chunks(rayon::current_num_threads().max(1)) {
+    for group in audiences.chunks(at_once) {
         use rayon::prelude::*;
         let changes: Vec<Vec<((FeedKind, ObjectKey), Action)>> = group
             .par_iter()
@@ -629,6 +630,12 @@ pub fn derive(
     }
     encoder.finish()
 }
+
+/// How many audiences' views are built at once: each is two maps of every
+/// object it sees when everything is compared (over a million entries for
+/// an organiser of the 100,000-submission event), so that a machine with
+/// more cores does not hold more of them.
+const AUDIENCES_AT_ONCE: usize = 4;
 
 type Candidates = HashSet<(FeedKind, ObjectKey)>;
 
