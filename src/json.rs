@@ -73,10 +73,8 @@ pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> sonic_rs::
 
 fn with_capacity<T: Serialize + ?Sized>(value: &T, capacity: usize) -> sonic_rs::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(capacity);
-    match value.serialize(&mut Writer { out: &mut out }) {
-        Ok(()) => Ok(out),
-        Err(Unsupported) => sonic_rs::to_vec(value),
-    }
+    append(&mut out, value)?;
+    Ok(out)
 }
 
 /// Something this serializer leaves to sonic-rs.

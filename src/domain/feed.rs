@@ -200,13 +200,7 @@ fn sees(access: &Access, users: &Users, place: Place) -> bool {
 }
 
 /// Where the object `kind`/`key` is in this state of the event, if it is.
-fn place_of(
-    data: &EventData,
-    reviews: &std::collections::HashMap<i64, ReviewIx>,
-    kind: FeedKind,
-    key: &ObjectKey,
-) -> Option<Place> {
-    let event = &data.event;
+fn place_of(data: &EventData, kind: FeedKind, key: &ObjectKey) -> Option<Place> {
     match (kind, key) {
         (FeedKind::Submission, ObjectKey::Code(code)) => {
             data.submission_lookup(code).map(Place::Submission)
@@ -215,15 +209,8 @@ fn place_of(
         (FeedKind::Speaker, ObjectKey::Code(code)) => {
             data.profile_position(code).map(Place::Speaker)
         }
-        (FeedKind::Answer, ObjectKey::Id(id)) => {
-            let answers = &event.answers;
-            let at = data
-                .answers_by_id
-                .binary_search_by_key(id, |&a| answers[a].id)
-                .ok()?;
-            Some(Place::Answer(data.answers_by_id[at]))
-        }
-        (FeedKind::Review, ObjectKey::Id(id)) => reviews.get(id).map(|&r| Place::Review(r)),
+        (FeedKind::Answer, ObjectKey::Id(id)) => data.answer_position(*id).map(Place::Answer),
+        (FeedKind::Review, ObjectKey::Id(id)) => data.review_position(*id).map(Place::Review),
         (FeedKind::Question, ObjectKey::Id(id)) => data
             .question_index
             .get(id)
@@ -538,14 +525,9 @@ fn places_of(state: Option<&State>, candidates: &Candidates) -> Vec<Place> {
     let Some(state) = state else {
         return Vec::new();
     };
-    let data = state.data;
-    let event = &data.event;
-    let reviews: std::collections::HashMap<i64, ReviewIx> = ReviewIx::all(event.reviews.len())
-        .map(|r| (event.reviews[r].id, r))
-        .collect();
     candidates
         .iter()
-        .filter_map(|(kind, key)| place_of(data, &reviews, *kind, key))
+        .filter_map(|(kind, key)| place_of(state.data, *kind, key))
         .collect()
 }
 
@@ -601,13 +583,8 @@ pub fn derive(
     }
     // Both sides exist: compare the candidates' views, or every view.
     let candidates = changed.and_then(|records| candidates([before, after], records));
-    let places = candidates
-        .as_ref()
-        .map(|set| (places_of(before, set), places_of(after, set)));
-    let (before_places, after_places) = match &places {
-        Some((b, a)) => (Some(b.as_slice()), Some(a.as_slice())),
-        None => (None, None),
-    };
+    let before_places = candidates.as_ref().map(|set| places_of(before, set));
+    let after_places = candidates.as_ref().map(|set| places_of(after, set));
     // Audiences are compared on up to `AUDIENCES_AT_ONCE` cores: each
     // one's changes go into the encoder as soon as its group is done (held
     // together, 60-odd audiences of a big new event took gigabytes).
@@ -619,13 +596,13 @@ pub fn derive(
         let changes: Vec<Vec<((FeedKind, ObjectKey), Action)>> = group
             .par_iter()
             .map(|audience| {
-                let before = view_of(before, audience, now, before_places);
-                let after = view_of(after, audience, now, after_places);
+                let before = view_of(before, audience, now, before_places.as_deref());
+                let after = view_of(after, audience, now, after_places.as_deref());
                 difference_of(&before, &after)
             })
             .collect();
         for (audience, changes) in group.iter().zip(changes) {
-            encoder.add(audience, changes.iter().map(|(k, a)| (k, *a)).collect());
+            encoder.add(audience, &changes);
         }
     }
     encoder.finish()
@@ -748,9 +725,7 @@ pub fn candidates(
                 set.insert((FeedKind::Review, ObjectKey::Id(*id)));
                 for state in states.iter().flatten() {
                     let data = state.data;
-                    let reviews = &data.event.reviews;
-                    let Some(r) = ReviewIx::all(reviews.len()).find(|&r| reviews[r].id == *id)
-                    else {
+                    let Some(r) = data.review_position(*id) else {
                         continue;
                     };
                     if let Some(i) = data.review_submission[r] {
@@ -865,7 +840,7 @@ struct Encoder {
 }
 
 impl Encoder {
-    fn add(&mut self, audience: &Audience, changes: Vec<(&(FeedKind, ObjectKey), Action)>) {
+    fn add(&mut self, audience: &Audience, changes: &[((FeedKind, ObjectKey), Action)]) {
         if changes.is_empty() {
             return;
         }
@@ -879,7 +854,7 @@ impl Encoder {
             if packed.len() <= i / 4 {
                 packed.resize(i / 4 + 1, NONE);
             }
-            packed[i / 4] |= action_code(action) << ((i % 4) * 2);
+            packed[i / 4] |= action_code(*action) << ((i % 4) * 2);
         }
         self.audiences.push((audience.key(), packed));
     }
@@ -934,7 +909,7 @@ pub fn encode(per_audience: &[(Audience, Vec<Change>)]) -> (Vec<u8>, Vec<(String
     for (audience, changes) in per_audience {
         let keys: Vec<((FeedKind, ObjectKey), Action)> =
             changes.iter().map(|c| (key_of(c), c.action)).collect();
-        encoder.add(audience, keys.iter().map(|(k, a)| (k, *a)).collect());
+        encoder.add(audience, &keys);
     }
     match encoder.finish() {
         Some(encoded) => (encoded.universe, encoded.audiences),
