@@ -16,6 +16,7 @@ mod exports;
 mod hardening;
 mod import_fuzz;
 mod isolation;
+mod leaks;
 mod openapi;
 mod queries;
 mod reload;

@@ -1,0 +1,533 @@
+//! A sweep for leaks through every path at once.
+//!
+//! Every text of a demo dataset that some caller may not see (titles,
+//! abstracts, notes, names, e-mail addresses, answers, reviews, tags,
+//! questions, team names, secrets, the unreleased schedule's comment)
+//! carries a marker of its own (`zq17qz`). For each caller, what the legacy
+//! lists show them (the contract that the conformance oracle checks case by
+//! case) is what they may know: every other path (the v1 lists and details
+//! with every expansion pretalx documents, the legacy details, the schedule
+//! exports, the change feed) may show them no other marker, and no
+//! submission or user code they could not know. The organiser is swept
+//! first, with the response cache on, so that a cached answer reaching
+//! another caller would show here too.
+//!
+//! The paths and expansions swept are a data file:
+//! `tests/data/leak_sweep.json`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::helpers::*;
+use confapi::dataset::demo;
+
+/// Where each marker was put (its JSON path in the dataset).
+struct Marked {
+    dataset: Value,
+    paths: Vec<String>,
+}
+
+/// The dataset's paths whose texts are marked: a `*` stands for every item
+/// of a list or every language of a translated text.
+const MARKED: &[&str] = &[
+    "users.*.name",
+    "users.*.email",
+    "events.*.submissions.*.title",
+    "events.*.submissions.*.abstract",
+    "events.*.submissions.*.description",
+    "events.*.submissions.*.notes",
+    "events.*.submissions.*.internal_notes",
+    "events.*.submissions.*.invitation_token",
+    "events.*.submissions.*.review_code",
+    "events.*.submissions.*.anonymised.title",
+    "events.*.submissions.*.anonymised.abstract",
+    "events.*.submissions.*.anonymised.description",
+    "events.*.submissions.*.resources.*.description",
+    "events.*.speakers.*.biography",
+    "events.*.speakers.*.internal_notes",
+    "events.*.answers.*.answer",
+    "events.*.reviews.*.text",
+    "events.*.tags.*.tag",
+    "events.*.tags.*.description.*",
+    "events.*.questions.*.question.*",
+    "events.*.questions.*.help_text.*",
+    "events.*.questions.*.options.*.answer.*",
+    "events.*.teams.*.name",
+    "events.*.wip_schedule.comment.*",
+];
+
+fn marker(n: usize) -> String {
+    format!("zq{n}qz")
+}
+
+/// The dataset with a marker in every text of `MARKED` that is not empty.
+fn mark(dataset: Value) -> Marked {
+    let mut marked = Marked {
+        dataset,
+        paths: Vec::new(),
+    };
+    for pattern in MARKED {
+        let steps: Vec<&str> = pattern.split('.').collect();
+        let mut value = std::mem::take(&mut marked.dataset);
+        mark_at(&mut value, &steps, String::new(), &mut marked.paths);
+        marked.dataset = value;
+    }
+    marked
+}
+
+fn mark_at(value: &mut Value, steps: &[&str], path: String, paths: &mut Vec<String>) {
+    let Some((step, rest)) = steps.split_first() else {
+        if let Value::String(text) = value {
+            if text.is_empty() {
+                return;
+            }
+            let tag = marker(paths.len());
+            paths.push(path);
+            *text = match text.split_once('@') {
+                // Still an e-mail address.
+                Some((local, domain)) => format!("{local}.{tag}@{domain}"),
+                // Secrets have no whitespace.
+                None => format!("{text}-{tag}"),
+            };
+        }
+        return;
+    };
+    match (value, *step) {
+        (Value::Array(items), "*") => {
+            for (i, item) in items.iter_mut().enumerate() {
+                mark_at(item, rest, format!("{path}[{i}]"), paths);
+            }
+        }
+        (Value::Object(map), "*") => {
+            for (key, item) in map.iter_mut() {
+                mark_at(item, rest, format!("{path}.{key}"), paths);
+            }
+        }
+        (Value::Object(map), key) => {
+            if let Some(item) = map.get_mut(key) {
+                mark_at(item, rest, format!("{path}.{key}"), paths);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every marker in a text.
+fn markers_in(text: &str, found: &mut BTreeSet<usize>) {
+    let mut rest = text;
+    while let Some(at) = rest.find("zq") {
+        rest = &rest[at + 2..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && rest[digits..].starts_with("qz") {
+            found.insert(rest[..digits].parse().expect("digits"));
+        }
+    }
+}
+
+/// Every known code (submission or user) in a text, as a word of its own.
+fn codes_in(text: &str, codes: &BTreeSet<String>, found: &mut BTreeSet<String>) {
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if codes.contains(word) {
+            found.insert(word.to_string());
+        }
+    }
+}
+
+/// What one caller was shown: markers and codes, each with a URL that showed it.
+#[derive(Default)]
+struct Seen {
+    markers: BTreeMap<usize, String>,
+    codes: BTreeMap<String, String>,
+    requests: usize,
+    /// Of them answered 200.
+    answered: usize,
+}
+
+struct Caller<'a> {
+    name: &'a str,
+    client: Client,
+    codes: &'a BTreeSet<String>,
+}
+
+impl Caller<'_> {
+    /// GETs `path` in `dialect` and notes what it shows; the reply's JSON.
+    async fn visit(&self, seen: &mut Seen, path: &str, dialect: &str) -> Reply {
+        let reply = self
+            .client
+            .request("GET", path, &[("Pretalx-Version", dialect)])
+            .await;
+        assert!(
+            [200, 401, 403, 404].contains(&reply.status),
+            "{}: GET {path} ({dialect}): {} {}",
+            self.name,
+            reply.status,
+            reply.text
+        );
+        seen.requests += 1;
+        seen.answered += usize::from(reply.status == 200);
+        let mut markers = BTreeSet::new();
+        markers_in(&reply.text, &mut markers);
+        for n in markers {
+            seen.markers.entry(n).or_insert_with(|| path.to_string());
+        }
+        let mut codes = BTreeSet::new();
+        codes_in(&reply.text, self.codes, &mut codes);
+        for code in codes {
+            seen.codes.entry(code).or_insert_with(|| path.to_string());
+        }
+        reply
+    }
+
+    /// Every page of a list (each visited); its items.
+    async fn list(&self, seen: &mut Seen, path: &str, dialect: &str) -> Vec<Value> {
+        let mut items = Vec::new();
+        let mut next = Some(path.to_string());
+        while let Some(path) = next.take() {
+            let reply = self.visit(seen, &path, dialect).await;
+            if reply.status != 200 {
+                break;
+            }
+            items.extend(
+                reply.body["results"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+            next = reply.body["next"].as_str().map(|url| {
+                url.strip_prefix(&self.client.base)
+                    .unwrap_or(url)
+                    .to_string()
+            });
+        }
+        items
+    }
+}
+
+/// One list of the sweep: its path below the event (or organiser), the
+/// query that expands everything pretalx documents, and the key its
+/// details are found by.
+struct Sweep {
+    list: String,
+    query: String,
+    key: Option<String>,
+}
+
+fn sweeps(dialect: &str) -> Vec<Sweep> {
+    let file = load_json(&data("leak_sweep.json"));
+    file[dialect]
+        .as_array()
+        .expect("a list of sweeps")
+        .iter()
+        .map(|s| Sweep {
+            list: s["list"].as_str().expect("list").to_string(),
+            query: s["query"].as_str().unwrap_or("").to_string(),
+            key: s["key"].as_str().map(str::to_string),
+        })
+        .collect()
+}
+
+fn with_query(path: &str, query: &str) -> String {
+    if query.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{query}")
+    }
+}
+
+/// What the caller's legacy lists show them: what they may know.
+async fn allowed(caller: &Caller<'_>, events: &[String]) -> Seen {
+    let mut seen = Seen::default();
+    caller
+        .list(&mut seen, "/api/events/?page_size=1000", "LEGACY")
+        .await;
+    for event in events {
+        caller
+            .visit(&mut seen, &format!("/api/events/{event}/"), "LEGACY")
+            .await;
+        for sweep in sweeps("legacy") {
+            let path = format!("/api/events/{event}/{}", sweep.list);
+            caller
+                .list(&mut seen, &with_query(&path, &sweep.query), "LEGACY")
+                .await;
+        }
+    }
+    seen
+}
+
+/// Every other path: v1 lists and details with every expansion, legacy
+/// details, exports, the change feed.
+async fn sweep(caller: &Caller<'_>, events: &[String], organiser: &str) -> Seen {
+    let mut seen = Seen::default();
+    caller.list(&mut seen, "/api/events/", "v1").await;
+    for dialect in ["v1", "legacy"] {
+        let version = if dialect == "v1" { "v1" } else { "LEGACY" };
+        for event in events {
+            caller
+                .visit(&mut seen, &format!("/api/events/{event}/"), version)
+                .await;
+            for sweep in sweeps(dialect) {
+                let base = match sweep.list.strip_prefix("organiser:") {
+                    Some(list) => format!("/api/organisers/{organiser}/{list}"),
+                    None => format!("/api/events/{event}/{}", sweep.list),
+                };
+                let items = caller
+                    .list(&mut seen, &with_query(&base, &sweep.query), version)
+                    .await;
+                let Some(key) = &sweep.key else { continue };
+                let mut details: Vec<String> = items
+                    .iter()
+                    .filter_map(|item| match &item[key.as_str()] {
+                        Value::String(s) => Some(s.clone()),
+                        Value::Number(n) => Some(n.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                if sweep.list == "schedules/" {
+                    details.extend(["latest".to_string(), "wip".to_string()]);
+                }
+                for id in details {
+                    let path = format!("{base}{}/", id.replace(' ', "%20"));
+                    caller
+                        .visit(&mut seen, &with_query(&path, &sweep.query), version)
+                        .await;
+                }
+            }
+        }
+    }
+    for event in events {
+        caller
+            .visit(
+                &mut seen,
+                &format!("/api/events/{event}/changes/?since=0"),
+                "LEGACY",
+            )
+            .await;
+    }
+    seen
+}
+
+/// The schedule exports and calendars of every talk and speaker, known or not.
+async fn sweep_exports(caller: &Caller<'_>, events: &[String]) -> Seen {
+    let mut seen = Seen::default();
+    let exports = load_json(&data("leak_sweep.json"))["exports"].clone();
+    for event in events {
+        for export in exports.as_array().expect("exports") {
+            let path = format!("/{event}/{}", export.as_str().expect("a path"));
+            caller.visit(&mut seen, &path, "LEGACY").await;
+        }
+        for code in caller.codes {
+            for path in [
+                format!("/{event}/talk/{code}.ics"),
+                format!("/{event}/speaker/{code}/talks.ics"),
+            ] {
+                caller.visit(&mut seen, &path, "LEGACY").await;
+            }
+        }
+    }
+    seen
+}
+
+#[tokio::test]
+async fn no_caller_learns_a_marked_text_or_a_code_through_any_path() {
+    let (dataset, logins) = demo::generate(&demo::DemoOptions {
+        events: 3,
+        submissions: 24,
+        seed: 11,
+    });
+    let document = confapi::dataset::export::Document::new(&dataset);
+    let marked = mark(serde_json::to_value(&document).expect("the dataset serialises"));
+    let server = TestServer::start(std::slice::from_ref(&marked.dataset)).await;
+    // What each caller may know comes from a server without caches, so
+    // that a cache that mixed callers up could not widen it.
+    let reference = TestServer::start_with(
+        std::slice::from_ref(&marked.dataset),
+        confapi::http::Config {
+            response_cache_bytes: 0,
+            list_cache_bytes: 0,
+            ..Default::default()
+        },
+    )
+    .await;
+    let events: Vec<String> = dataset.events.iter().map(|e| e.slug.to_string()).collect();
+    let organiser = dataset.events[0]
+        .organiser
+        .clone()
+        .expect("the demo names its organiser")
+        .to_string();
+    let mut codes: BTreeSet<String> = dataset.users.iter().map(|u| u.code.to_string()).collect();
+    for event in &dataset.events {
+        codes.extend(event.submissions.iter().map(|s| s.code.to_string()));
+    }
+    // Which user a name marker belongs to, to allow the code of a user
+    // whose name the caller may know.
+    let user_of_name: BTreeMap<usize, String> = marked
+        .paths
+        .iter()
+        .enumerate()
+        .filter_map(|(n, path)| {
+            let i: usize = path
+                .strip_prefix(".users[")?
+                .strip_suffix("].name")?
+                .parse()
+                .ok()?;
+            Some((n, dataset.users[i].code.to_string()))
+        })
+        .collect();
+
+    let token = |role: &str| {
+        logins
+            .iter()
+            .find(|l| l.role == role)
+            .unwrap_or_else(|| panic!("no {role} login"))
+            .token
+            .clone()
+    };
+    let callers = [
+        ("organiser", Some(token("organiser"))),
+        ("anonymous", None),
+        ("speaker", Some(token("speaker"))),
+        ("blind reviewer", Some(token("blind reviewer"))),
+        ("track reviewer", Some(token("track reviewer"))),
+        ("reviewer", Some(token("reviewer"))),
+    ];
+    let on_public_schedule = exported_talks(&dataset, &marked);
+    let mut report = Vec::new();
+    for (name, token) in callers {
+        let client = |server: &TestServer| match &token {
+            Some(token) => server.token(token),
+            None => server.anon(),
+        };
+        let caller = Caller {
+            name,
+            client: client(&server),
+            codes: &codes,
+        };
+        let uncached = Caller {
+            name,
+            client: client(&reference),
+            codes: &codes,
+        };
+        let swept = sweep(&caller, &events, &organiser).await;
+        let exported = sweep_exports(&caller, &events).await;
+        let may = allowed(&uncached, &events).await;
+        if name == "organiser" {
+            // The organiser may see everything; the sweep must have
+            // reached what only organisers see, or it proves nothing.
+            let secrets = marked
+                .paths
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.ends_with("internal_notes") || p.ends_with("invitation_token"))
+                .filter(|(n, _)| swept.markers.contains_key(n))
+                .count();
+            assert!(secrets > 20, "the organiser's sweep saw {secrets} secrets");
+            assert!(swept.requests > 500, "{} requests", swept.requests);
+            continue;
+        }
+        let mut known_codes: BTreeSet<&str> = may.codes.keys().map(String::as_str).collect();
+        known_codes.extend(
+            may.markers
+                .keys()
+                .filter_map(|n| user_of_name.get(n))
+                .map(String::as_str),
+        );
+        if name.ends_with("reviewer") {
+            // v1 shows reviewers who else reviews what they may see, as
+            // pretalx does (pretalx-v1.md sections 6 and 7; docs/api.md).
+            let assigned = dataset
+                .events
+                .iter()
+                .flat_map(|e| &e.submissions)
+                .filter(|s| may.codes.contains_key(s.code.as_str()))
+                .flat_map(|s| s.assigned_reviewers.iter().map(String::as_str));
+            known_codes.extend(assigned.collect::<Vec<_>>());
+        }
+        let mut leak = |seen: &Seen, extra: &Allowance| {
+            for (n, url) in &seen.markers {
+                if !may.markers.contains_key(n) && !extra.markers.contains(n) {
+                    report.push(format!("{name}: {} via {url}", marked.paths[*n]));
+                }
+            }
+            for (code, url) in &seen.codes {
+                if !known_codes.contains(code.as_str()) && !extra.codes.contains(code) {
+                    report.push(format!("{name}: code {code} via {url}"));
+                }
+            }
+        };
+        // Every caller reads a public event's talks, exports and calendars:
+        // a sweep of refusals would prove nothing.
+        assert!(
+            swept.answered >= 100 && exported.answered >= 10 && may.markers.len() >= 50,
+            "{name}: {} and {} answers, {} markers allowed",
+            swept.answered,
+            exported.answered,
+            may.markers.len()
+        );
+        leak(&swept, &Allowance::default());
+        leak(&exported, &on_public_schedule);
+        eprintln!(
+            "{name}: {} requests ({} and {} answered 200), {} markers and {} codes seen, {} markers allowed",
+            swept.requests + exported.requests,
+            swept.answered,
+            exported.answered,
+            swept.markers.len() + exported.markers.len(),
+            swept.codes.len() + exported.codes.len(),
+            may.markers.len()
+        );
+    }
+    assert!(report.is_empty(), "leaks:\n{}", report.join("\n"));
+}
+
+/// Markers and codes beyond what a caller's lists show.
+#[derive(Default)]
+struct Allowance {
+    markers: BTreeSet<usize>,
+    codes: BTreeSet<String>,
+}
+
+/// What the exports of a visible schedule show everyone: every talk with
+/// a visible slot in the current release, whatever its state now (a talk
+/// withdrawn after the release stays until the next one, as in pretalx:
+/// `shared/spec/exports.md`, "What goes in"; the API's lists show only
+/// confirmed ones), with its speakers' names and biographies.
+fn exported_talks(dataset: &confapi::model::Dataset, marked: &Marked) -> Allowance {
+    let marker_of: BTreeMap<&str, usize> = marked
+        .paths
+        .iter()
+        .enumerate()
+        .map(|(n, path)| (path.as_str(), n))
+        .collect();
+    let mut allowance = Allowance::default();
+    let mut allow = |path: String| {
+        if let Some(&n) = marker_of.get(path.as_str()) {
+            allowance.markers.insert(n);
+        }
+    };
+    let mut codes = BTreeSet::new();
+    for (e, event) in dataset.events.iter().enumerate() {
+        if !(event.is_public && event.show_schedule && event.schedule.is_some()) {
+            continue;
+        }
+        for (i, sub) in event.submissions.iter().enumerate() {
+            if !sub.slots.iter().any(|slot| slot.is_visible) {
+                continue;
+            }
+            for field in ["title", "abstract", "description"] {
+                allow(format!(".events[{e}].submissions[{i}].{field}"));
+            }
+            codes.insert(sub.code.to_string());
+            for speaker in &sub.speakers {
+                codes.insert(speaker.to_string());
+                if let Some(u) = dataset.users.iter().position(|u| u.code == *speaker) {
+                    allow(format!(".users[{u}].name"));
+                }
+                if let Some(p) = event.speakers.iter().position(|p| p.user == *speaker) {
+                    allow(format!(".events[{e}].speakers[{p}].biography"));
+                }
+            }
+        }
+    }
+    allowance.codes = codes;
+    allowance
+}
