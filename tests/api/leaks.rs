@@ -369,9 +369,18 @@ async fn no_caller_of_the_demo_learns_a_marked_text_or_a_code_through_any_path()
 
 #[tokio::test]
 async fn no_caller_of_the_edge_cases_learns_a_marked_text_or_a_code_through_any_path() {
-    let document = edge();
-    let dataset = confapi::dataset::validate::parse_value(&document).expect("edge.json is valid");
-    // Every user with a clear token in the file.
+    sweep_file(edge()).await;
+}
+
+#[tokio::test]
+async fn no_caller_of_democon_learns_a_marked_text_or_a_code_through_any_path() {
+    sweep_file(democon()).await;
+}
+
+/// `sweep_for_leaks` of a dataset file, for anonymous callers and every
+/// user with a clear token in it.
+async fn sweep_file(document: Value) {
+    let dataset = confapi::dataset::validate::parse_value(&document).expect("the file is valid");
     let users = document["users"].as_array().expect("users");
     let callers = std::iter::once(Who {
         name: "anonymous".into(),
@@ -599,8 +608,8 @@ fn roles(
 
 /// What v1 shows an organiser that the legacy lists do not: the
 /// submissions' secrets and anonymised texts, speakers' internal notes, the unreleased
-/// schedule's comment, and the teams of the events' organisers with their
-/// members (`/api/organisers/{organiser}/teams/`).
+/// schedule's comment, reviewers' e-mail addresses, and the teams of the
+/// events' organisers with their members (`/api/organisers/{organiser}/teams/`).
 fn organiser_fields(
     dataset: &confapi::model::Dataset,
     marked: &Marked,
@@ -618,10 +627,15 @@ fn organiser_fields(
                 .as_ref()
                 .is_some_and(|o| organisers.contains(o))
     };
+    // Team members, and the authors of reviews (`expand=user` shows an
+    // organiser their e-mail addresses).
     let mut members = BTreeSet::new();
     for (e, event) in dataset.events.iter().enumerate() {
         if of_organiser(e) {
             members.extend(event.teams.iter().flat_map(|t| t.members.iter().cloned()));
+        }
+        if organises.contains(&e) {
+            members.extend(event.reviews.iter().map(|r| r.user.to_string()));
         }
     }
     for (n, path) in marked.paths.iter().enumerate() {
