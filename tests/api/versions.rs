@@ -719,6 +719,44 @@ async fn v1_reviewers_get_no_secrets_and_anonymised_stays_anonymised() {
     // Private resources stay private.
     let pub1 = &subs.iter().find(|(c, _)| c == "PUB1").unwrap().1;
     assert_eq!(pub1["resources"].as_array().unwrap().len(), 1);
+    // Ordered by the titles they are shown, so that the order tells
+    // nothing of the real one ("Secret Proposal" would come second).
+    for (o, order) in [
+        ("title", ["SUB2", "PUB1", "SUB3"]),
+        ("-title", ["SUB3", "PUB1", "SUB2"]),
+    ] {
+        let path = format!("/api/events/mini/submissions/?o={o}");
+        let list = get(&server, Some("rev-token"), &path, &[V1]).await;
+        assert_eq!(list.result_keys("code"), order.map(|c| json!(c)), "o={o}");
+    }
+}
+
+/// A reviewer who gets the anonymised view orders slots by the titles they
+/// are shown: the order of the real one would tell them something of it.
+#[tokio::test]
+async fn v1_slots_order_by_the_title_the_reviewer_is_shown() {
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["review_phase"] = json!({"name": "Review", "can_see_speaker_names": false});
+    // SUB2 (submitted, so no public talk) has a visible slot after PUB1's.
+    event["submissions"][1]["slots"] = json!([{"room": 1, "start": "2026-06-01T11:00:00+02:00",
+                                              "end": "2026-06-01T11:30:00+02:00", "is_visible": true}]);
+    let server = TestServer::start(&[dataset]).await;
+    for (o, order) in [
+        ("submission__title", ["Anonymous Proposal", "Public Talk"]),
+        ("-submission__title", ["Public Talk", "Anonymous Proposal"]),
+    ] {
+        let path = format!("/api/events/mini/slots/?o={o}&expand=submission");
+        let list = get(&server, Some("rev-token"), &path, &[V1]).await;
+        assert_eq!(list.status, 200, "{}", list.text);
+        let titles: Vec<_> = list.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|slot| slot["submission"]["title"].clone())
+            .collect();
+        assert_eq!(titles, order.map(|t| json!(t)), "o={o}");
+    }
 }
 
 #[tokio::test]
@@ -1647,6 +1685,14 @@ async fn v1_reviews_expand_as_pretalx_and_reviewers_see_no_secrets_through_it() 
         reviews.text
     );
     assert!(!reviews.text.contains("Bob Talker"), "{}", reviews.text);
+    // Nor does a search by the submission's title tell them the real one:
+    // `q` searches the title they are shown.
+    for (q, found) in [("secret", vec![]), ("anonymous+proposal", vec![json!(7)])] {
+        let path = format!("/api/events/mini/reviews/?q={q}");
+        let reply = get(&server, Some("rev-token"), &path, &[V1]).await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        assert_eq!(reply.result_keys("id"), found, "q={q}");
+    }
 
     // Details the public may not read are 404 (pretalx), others 403.
     for path in ["/api/events/mini/reviews/7/", "/api/events/mini/answers/5/"] {

@@ -152,8 +152,20 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
                         })
                     })
                     && q.as_ref().is_none_or(|_| {
-                        let title = data.review_submission[r]
-                            .map(|i| data.event.submissions[i].title.as_str());
+                        // The title the caller is shown: none where they
+                        // do not see the submission (their own review of
+                        // one outside their tracks), the anonymised one
+                        // where they get the anonymised view.
+                        let seen =
+                            data.review_submission[r].filter(|&i| access.sees_submission_at(i));
+                        let title = seen.map(|i| {
+                            let anonymised = access.anonymised_at(i, false);
+                            crate::domain::views::shown_texts(
+                                &data.event.submissions[i],
+                                anonymised,
+                            )
+                            .title
+                        });
                         let name = users
                             .get(review.user.as_str())
                             .filter(|_| names_reviewer)

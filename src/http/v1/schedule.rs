@@ -283,10 +283,19 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
                                 .unwrap_or("")
                                 .to_lowercase(),
                         ),
+                        // The title the caller is shown, as `q` searches it.
                         _ => Key::Text(
                             facts
                                 .sub
-                                .map(|i| event.submissions[i].title.to_lowercase())
+                                .map(|i| {
+                                    let anonymised = access.anonymised_at(i, false);
+                                    crate::domain::views::shown_texts(
+                                        &event.submissions[i],
+                                        anonymised,
+                                    )
+                                    .title
+                                    .to_lowercase()
+                                })
                                 .unwrap_or_default(),
                         ),
                     }

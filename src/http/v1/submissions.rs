@@ -110,7 +110,11 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
                 matches_q(filters.q.as_deref(), std::iter::once(title).chain(names))
             })
             .collect();
-        sort(&mut items, filters.o.as_deref(), |i| &subs[i]);
+        // By the title the caller is shown: the order of the real one
+        // would tell a reviewer something of an anonymised title.
+        let shown_title =
+            |i| crate::domain::views::shown_texts(&subs[i], access.anonymised_at(i, false)).title;
+        sort(&mut items, filters.o.as_deref(), |i| &subs[i], shown_title);
         items
     });
     let expansion = super::expansion(&params);
@@ -129,19 +133,21 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
     )
 }
 
-/// `o` for submissions: code, title, state, created or is_featured, `-`
-/// for descending; anything else keeps the order by code.
+/// `o` for submissions: code, title (as `title` gives it), state, created
+/// or is_featured, `-` for descending; anything else keeps the order by
+/// code.
 fn sort<'s, I: Copy>(
     items: &mut [I],
     o: Option<&str>,
     sub: impl Fn(I) -> &'s crate::model::Submission,
+    title: impl Fn(I) -> &'s str,
 ) {
     let Some(o) = o else { return };
     let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
     let key = |i: I| -> Key {
         let s = sub(i);
         match field {
-            "title" => Key::Text(s.title.to_lowercase()),
+            "title" => Key::Text(title(i).to_lowercase()),
             "state" => Key::Text(s.state.as_str().to_string()),
             "created" => Key::Text(s.created.to_rfc3339()),
             "is_featured" => Key::Int(Some(s.is_featured as i64)),
