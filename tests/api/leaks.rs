@@ -238,6 +238,55 @@ fn with_query(path: &str, query: &str) -> String {
     }
 }
 
+/// Searches (`q`) every list that takes one for each of `markers`, texts
+/// the caller may not see: a search that finds something tells them the
+/// text is there. At most `per_kind` markers of each kind of text.
+async fn search_hidden(
+    caller: &Caller<'_>,
+    events: &[String],
+    marked: &Marked,
+    markers: impl Iterator<Item = usize>,
+    per_kind: usize,
+) -> (usize, Vec<String>) {
+    let file = load_json(&data("leak_sweep.json"));
+    let mut taken: BTreeMap<String, usize> = BTreeMap::new();
+    let mut requests = 0;
+    let mut found = Vec::new();
+    for n in markers {
+        // The kind: the path without its indexes.
+        let kind: String = marked.paths[n]
+            .split('[')
+            .map(|part| part.split_once(']').map_or(part, |(_, rest)| rest))
+            .collect();
+        let count = taken.entry(kind).or_default();
+        if *count == per_kind {
+            continue;
+        }
+        *count += 1;
+        for (dialect, version) in [("legacy", "LEGACY"), ("v1", "v1")] {
+            for list in file["search"][dialect].as_array().expect("search lists") {
+                for event in events {
+                    let list = list.as_str().expect("a list");
+                    let path = format!("/api/events/{event}/{list}?q={}", marker(n));
+                    let reply = caller
+                        .client
+                        .request("GET", &path, &[("Pretalx-Version", version)])
+                        .await;
+                    requests += 1;
+                    let hits = reply.body["results"].as_array().map_or(0, Vec::len);
+                    if hits > 0 {
+                        found.push(format!(
+                            "{}: {} found by GET {path} ({dialect}): {hits} results",
+                            caller.name, marked.paths[n]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    (requests, found)
+}
+
 /// What the caller's legacy lists show them: what they may know.
 async fn allowed(caller: &Caller<'_>, events: &[String]) -> Seen {
     let mut seen = Seen::default();
@@ -552,9 +601,23 @@ async fn sweep_for_leaks(
         };
         leak(&swept, &Allowance::default());
         leak(&exported, &on_public_schedule);
+        // Hidden texts of submissions the caller sees (anonymised titles,
+        // notes) first: there a search that looked at the wrong text
+        // would find something.
+        let mut hidden: Vec<usize> = (0..marked.paths.len())
+            .filter(|n| !may.markers.contains_key(n) && !beyond.markers.contains(n))
+            .collect();
+        hidden.sort_by_key(|&n| {
+            let of_seen = submission_of(&dataset, &marked.paths[n])
+                .is_some_and(|code| may.codes.contains_key(code));
+            !of_seen
+        });
+        let hidden = hidden.into_iter();
+        let (searches, found) = search_hidden(&caller, &events, &marked, hidden, 3).await;
+        report.extend(found);
         eprintln!(
-            "{name}: {} requests ({} and {} answered 200), {} markers and {} codes seen, {} markers allowed",
-            swept.requests + exported.requests,
+            "{name}: {} requests ({} and {} answered 200, {searches} searches), {} markers and {} codes seen, {} markers allowed",
+            swept.requests + exported.requests + searches,
             swept.answered,
             exported.answered,
             swept.markers.len() + exported.markers.len(),
@@ -668,6 +731,20 @@ fn organiser_fields(
     }
     allowance.codes = members;
     allowance
+}
+
+/// The code of the submission a marked path is a text of.
+fn submission_of<'d>(dataset: &'d confapi::model::Dataset, path: &str) -> Option<&'d str> {
+    let (e, rest) = path.strip_prefix(".events[")?.split_once(']')?;
+    let (i, _) = rest.strip_prefix(".submissions[")?.split_once(']')?;
+    let event = dataset.events.get(e.parse::<usize>().ok()?)?;
+    Some(
+        event
+            .submissions
+            .get(i.parse::<usize>().ok()?)?
+            .code
+            .as_str(),
+    )
 }
 
 /// Markers and codes beyond what a caller's lists show.
