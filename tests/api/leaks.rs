@@ -287,6 +287,42 @@ async fn search_hidden(
     (requests, found)
 }
 
+/// Tries every filter that takes a code with each of `codes`, codes the
+/// caller may not know: a filter that finds something tells them whose
+/// the results are (a speaker's anonymised proposal, say).
+async fn filter_by_hidden(
+    caller: &Caller<'_>,
+    events: &[String],
+    codes: &[&str],
+) -> (usize, Vec<String>) {
+    let file = load_json(&data("leak_sweep.json"));
+    let mut requests = 0;
+    let mut found = Vec::new();
+    for (dialect, version) in [("legacy", "LEGACY"), ("v1", "v1")] {
+        for filter in file["code_filters"][dialect].as_array().expect("filters") {
+            for event in events {
+                for code in codes {
+                    let filter = filter.as_str().expect("a filter");
+                    let path = format!("/api/events/{event}/{filter}{code}");
+                    let reply = caller
+                        .client
+                        .request("GET", &path, &[("Pretalx-Version", version)])
+                        .await;
+                    requests += 1;
+                    let hits = reply.body["results"].as_array().map_or(0, Vec::len);
+                    if hits > 0 {
+                        found.push(format!(
+                            "{}: GET {path} ({dialect}) found {hits} results for a code they may not know",
+                            caller.name
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    (requests, found)
+}
+
 /// What the caller's legacy lists show them: what they may know.
 async fn allowed(caller: &Caller<'_>, events: &[String]) -> Seen {
     let mut seen = Seen::default();
@@ -613,7 +649,24 @@ async fn sweep_for_leaks(
             !of_seen
         });
         let hidden = hidden.into_iter();
-        let (searches, found) = search_hidden(&caller, &events, &marked, hidden, 3).await;
+        let (mut searches, found) = search_hidden(&caller, &events, &marked, hidden, 3).await;
+        report.extend(found);
+        // Codes they may not know, the hidden speakers of submissions they
+        // see first (a blind reviewer's anonymised proposals), at most 12.
+        let mut unknown: Vec<&str> = dataset
+            .events
+            .iter()
+            .flat_map(|e| &e.submissions)
+            .filter(|s| known_codes.contains(s.code.as_str()))
+            .flat_map(|s| s.speakers.iter().map(|c| c.as_str()))
+            .chain(codes.iter().map(String::as_str))
+            .filter(|code| !known_codes.contains(code))
+            .collect();
+        let mut once = BTreeSet::new();
+        unknown.retain(|code| once.insert(*code));
+        unknown.truncate(12);
+        let (filters, found) = filter_by_hidden(&caller, &events, &unknown).await;
+        searches += filters;
         report.extend(found);
         eprintln!(
             "{name}: {} requests ({} and {} answered 200, {searches} searches), {} markers and {} codes seen, {} markers allowed",

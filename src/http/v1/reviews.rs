@@ -143,8 +143,11 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
                         .as_ref()
                         .is_none_or(|code| names_reviewer && review.user.to_lowercase() == *code)
                     && speaker.as_ref().is_none_or(|code| {
+                        // Only speakers the caller is shown: of a
+                        // submission they see, not anonymised for them.
                         data.review_submission[r].is_some_and(|i| {
-                            !access.anonymised_at(i, false)
+                            access.sees_submission_at(i)
+                                && !access.anonymised_at(i, false)
                                 && data.event.submissions[i]
                                     .speakers
                                     .iter()
