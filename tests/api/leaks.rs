@@ -8,8 +8,8 @@
 //! conformance oracle checks case by case) is what they may know, with
 //! what v1 and the exports show by contract beyond it (organisers' secrets,
 //! public tags, reviewers' assignments, talks withdrawn after the release).
-//! Every other path (the v1 lists and details with every expansion pretalx
-//! documents, the legacy details, the schedule exports, the calendars, the
+//! Every other path (the v1 lists and details with every expansion path
+//! to depth 3, the legacy details, the schedule exports, the calendars, the
 //! change feed) may show them no other marker, and no submission or user
 //! code they could not know. Organisers are swept first, with the response
 //! cache on, so that a cached answer reaching another caller would show
@@ -222,12 +222,39 @@ fn sweeps(dialect: &str) -> Vec<Sweep> {
         .as_array()
         .expect("a list of sweeps")
         .iter()
-        .map(|s| Sweep {
-            list: s["list"].as_str().expect("list").to_string(),
-            query: s["query"].as_str().unwrap_or("").to_string(),
-            key: s["key"].as_str().map(str::to_string),
+        .map(|s| {
+            let mut query = s["query"].as_str().unwrap_or("").to_string();
+            if let Some(kind) = s["expand"].as_str() {
+                let mut paths = Vec::new();
+                expansions(&file["expand_graph"], kind, "", 3, &mut paths);
+                query = format!("{query}&expand={}", paths.join(","));
+            }
+            Sweep {
+                list: s["list"].as_str().expect("list").to_string(),
+                query,
+                key: s["key"].as_str().map(str::to_string),
+            }
         })
         .collect()
+}
+
+/// Every `expand` path of up to `depth` names from an object of `kind`,
+/// as `graph` (each kind's expandable fields, and the kind each leads to)
+/// allows.
+fn expansions(graph: &Value, kind: &str, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    if depth == 0 {
+        return;
+    }
+    let fields = graph[kind]
+        .as_object()
+        .unwrap_or_else(|| panic!("no kind {kind}"));
+    for (field, leads_to) in fields {
+        let path = format!("{prefix}{field}");
+        out.push(path.clone());
+        if let Some(next) = leads_to.as_str() {
+            expansions(graph, next, &format!("{path}."), depth - 1, out);
+        }
+    }
 }
 
 fn with_query(path: &str, query: &str) -> String {
