@@ -161,7 +161,7 @@ impl Caller<'_> {
             .request("GET", path, &[("Pretalx-Version", dialect)])
             .await;
         assert!(
-            [200, 401, 403, 404].contains(&reply.status),
+            [200, 400, 401, 403, 404].contains(&reply.status),
             "{}: GET {path} ({dialect}): {} {}",
             self.name,
             reply.status,
@@ -371,9 +371,28 @@ async fn allowed(caller: &Caller<'_>, events: &[String]) -> Seen {
 }
 
 /// Every other path: v1 lists and details with every expansion, legacy
-/// details, exports, the change feed.
-async fn sweep(caller: &Caller<'_>, events: &[String], organiser: &str) -> Seen {
+/// details, filters by every question and review id, the change feed.
+async fn sweep(caller: &Caller<'_>, events: &[Ids], organiser: &str) -> Seen {
     let mut seen = Seen::default();
+    let file = load_json(&data("leak_sweep.json"));
+    for (dialect, version) in [("legacy", "LEGACY"), ("v1", "v1")] {
+        for event in events {
+            for (kind, ids) in [("question", &event.questions), ("review", &event.reviews)] {
+                for filter in file["id_filters"][dialect][kind]
+                    .as_array()
+                    .expect("filters")
+                {
+                    for id in ids {
+                        let filter = filter.as_str().expect("a filter");
+                        let path = format!("/api/events/{}/{filter}{id}", event.slug);
+                        caller.visit(&mut seen, &path, version).await;
+                    }
+                }
+            }
+        }
+    }
+    let events: Vec<String> = events.iter().map(|e| e.slug.clone()).collect();
+    let events = &events[..];
     caller.list(&mut seen, "/api/events/", "v1").await;
     for dialect in ["v1", "legacy"] {
         let version = if dialect == "v1" { "v1" } else { "LEGACY" };
@@ -441,6 +460,13 @@ async fn sweep_exports(caller: &Caller<'_>, events: &[String]) -> Seen {
         }
     }
     seen
+}
+
+/// An event's slug and the ids its filters take.
+struct Ids {
+    slug: String,
+    questions: Vec<i64>,
+    reviews: Vec<i64>,
 }
 
 /// One caller of a sweep: a name for the report, a clear token, their user.
@@ -541,6 +567,15 @@ async fn sweep_for_leaks(
     )
     .await;
     let events: Vec<String> = dataset.events.iter().map(|e| e.slug.to_string()).collect();
+    let ids: Vec<Ids> = dataset
+        .events
+        .iter()
+        .map(|e| Ids {
+            slug: e.slug.to_string(),
+            questions: e.questions.iter().map(|q| q.id).collect(),
+            reviews: e.reviews.iter().map(|r| r.id).collect(),
+        })
+        .collect();
     let mut organisers: BTreeSet<String> = dataset
         .events
         .iter()
@@ -609,7 +644,7 @@ async fn sweep_for_leaks(
         };
         let mut swept = Seen::default();
         for organiser in &organisers {
-            let seen = sweep(&caller, &events, organiser).await;
+            let seen = sweep(&caller, &ids, organiser).await;
             swept.requests += seen.requests;
             swept.answered += seen.answered;
             swept.markers.extend(seen.markers);
