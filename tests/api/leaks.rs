@@ -15,6 +15,10 @@
 //! cache on, so that a cached answer reaching another caller would show
 //! here too.
 //!
+//! Searches and filters must find nothing by a text or code the caller
+//! may not know, and a re-import that changes only texts the caller may
+//! not read must tell them nothing in the change feed.
+//!
 //! The paths and expansions swept are a data file:
 //! `tests/data/leak_sweep.json`.
 
@@ -622,6 +626,7 @@ async fn sweep_for_leaks(
         .collect();
     let mut report = Vec::new();
     let mut shown = BTreeMap::new();
+    let mut may_read: Vec<(&Who, BTreeSet<usize>)> = Vec::new();
     // Organisers first: their answers are in the response cache when the
     // others ask.
     let mut callers = callers;
@@ -748,9 +753,81 @@ async fn sweep_for_leaks(
                 .map(|n| marked.paths[*n].clone())
                 .collect(),
         );
+        let readable = may.markers.keys().chain(&beyond.markers).copied().collect();
+        may_read.push((who, readable));
     }
     assert!(report.is_empty(), "leaks:\n{}", report.join("\n"));
+    // Last, as it changes the data: the change feed.
+    let witness = callers
+        .iter()
+        .max_by_key(|who| roles(&dataset, who.user.as_deref()).0.len())
+        .expect("callers");
+    let mut witnessed = 0;
+    for (who, readable) in &may_read {
+        if (0..marked.paths.len()).all(|n| readable.contains(&n)) {
+            continue;
+        }
+        let (told, seen) =
+            feed_after_hidden_changes(&server, &marked, &events, who, readable, witness).await;
+        report.extend(told);
+        witnessed += seen;
+    }
+    // The changes were real: the organiser's feed told of them.
+    assert!(witnessed > 0, "no organiser saw the changes either");
+    assert!(
+        report.is_empty(),
+        "leaks through the change feed:\n{}",
+        report.join("\n")
+    );
     shown
+}
+
+/// Re-imports the dataset with every text that `who` may not read changed
+/// (and back): their change feed must tell them nothing. Also how many
+/// changes the feed told `witness`, an organiser.
+async fn feed_after_hidden_changes(
+    server: &TestServer,
+    marked: &Marked,
+    events: &[String],
+    who: &Who,
+    readable: &BTreeSet<usize>,
+    witness: &Who,
+) -> (Vec<String>, u64) {
+    let client = |who: &Who| match &who.token {
+        Some(token) => server.token(token),
+        None => server.anon(),
+    };
+    let generation = |body: &Value| body["generation"].as_u64().expect("a generation");
+    let before = generation(
+        &client(who)
+            .ok(&format!("/api/events/{}/changes/", events[0]))
+            .await,
+    );
+    let mut text = marked.dataset.to_string();
+    for n in (0..marked.paths.len()).filter(|n| !readable.contains(n)) {
+        let tag = marker(n);
+        // The markers are whole words: zq5qz is not inside zq55qz.
+        text = text.replace(&format!("{tag}\""), &format!("{tag}changed\""));
+        text = text.replace(&format!("{tag}@"), &format!("{tag}changed@"));
+    }
+    let changed: Value = serde_json::from_str(&text).expect("still JSON");
+    server.import(&changed).await;
+    let mut told = Vec::new();
+    let mut witnessed = 0;
+    for event in events {
+        let path = format!("/api/events/{event}/changes/?since={before}");
+        let reply = client(who).get(&path).await;
+        if reply.status == 200 && reply.count() > 0 {
+            told.push(format!(
+                "{}: GET {path} told of hidden changes: {}",
+                who.name, reply.text
+            ));
+        }
+        let organiser = client(witness).get(&path).await;
+        witnessed += organiser.body["count"].as_u64().unwrap_or(0);
+    }
+    server.import(&marked.dataset).await;
+    (told, witnessed)
 }
 
 /// The events (by index) a user organises and those they review in
