@@ -186,6 +186,15 @@ impl Caller<'_> {
         reply
     }
 
+    /// How many results a list page of `path` holds (none for an error).
+    async fn hits(&self, path: &str, dialect: &str) -> usize {
+        let reply = self
+            .client
+            .request("GET", path, &[("Pretalx-Version", dialect)])
+            .await;
+        reply.body["results"].as_array().map_or(0, Vec::len)
+    }
+
     /// Every page of a list (each visited); its items.
     async fn list(&self, seen: &mut Seen, path: &str, dialect: &str) -> Vec<Value> {
         let mut items = Vec::new();
@@ -299,12 +308,8 @@ async fn search_hidden(
                 for event in events {
                     let list = list.as_str().expect("a list");
                     let path = format!("/api/events/{event}/{list}?q={}", marker(n));
-                    let reply = caller
-                        .client
-                        .request("GET", &path, &[("Pretalx-Version", version)])
-                        .await;
                     requests += 1;
-                    let hits = reply.body["results"].as_array().map_or(0, Vec::len);
+                    let hits = caller.hits(&path, version).await;
                     if hits > 0 {
                         found.push(format!(
                             "{}: {} found by GET {path} ({dialect}): {hits} results",
@@ -335,12 +340,8 @@ async fn filter_by_hidden(
                 for code in codes {
                     let filter = filter.as_str().expect("a filter");
                     let path = format!("/api/events/{event}/{filter}{code}");
-                    let reply = caller
-                        .client
-                        .request("GET", &path, &[("Pretalx-Version", version)])
-                        .await;
                     requests += 1;
-                    let hits = reply.body["results"].as_array().map_or(0, Vec::len);
+                    let hits = caller.hits(&path, version).await;
                     if hits > 0 {
                         found.push(format!(
                             "{}: GET {path} ({dialect}) found {hits} results for a code they may not know",
