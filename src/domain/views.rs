@@ -350,6 +350,15 @@ pub fn shown_texts(sub: &Submission, anonymised: bool) -> ShownTexts<'_> {
     }
 }
 
+/// The title of the submission at `position` as `access`'s caller is
+/// shown it (the anonymised one in the anonymised view): what their
+/// searches and orderings by title use, so that neither tells them a
+/// title they may not read.
+pub fn shown_title<'a>(access: &Access<'a>, position: super::catalog::SubmissionIx) -> &'a str {
+    let sub = &access.data.event.submissions[position];
+    shown_texts(sub, access.anonymised_at(position, false)).title
+}
+
 /// Renders objects for one caller in one event.
 pub struct Renderer<'a> {
     pub access: &'a Access<'a>,

@@ -159,16 +159,9 @@ pub fn reviews(ctx: &EventContext, mut params: Params) -> ApiResult {
                         // do not see the submission (their own review of
                         // one outside their tracks), the anonymised one
                         // where they get the anonymised view.
-                        let seen =
-                            data.review_submission[r].filter(|&i| access.sees_submission_at(i));
-                        let title = seen.map(|i| {
-                            let anonymised = access.anonymised_at(i, false);
-                            crate::domain::views::shown_texts(
-                                &data.event.submissions[i],
-                                anonymised,
-                            )
-                            .title
-                        });
+                        let title = data.review_submission[r]
+                            .filter(|&i| access.sees_submission_at(i))
+                            .map(|i| crate::domain::views::shown_title(&access, i));
                         let name = users
                             .get(review.user.as_str())
                             .filter(|_| names_reviewer)

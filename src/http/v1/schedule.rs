@@ -288,13 +288,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
                             facts
                                 .sub
                                 .map(|i| {
-                                    let anonymised = access.anonymised_at(i, false);
-                                    crate::domain::views::shown_texts(
-                                        &event.submissions[i],
-                                        anonymised,
-                                    )
-                                    .title
-                                    .to_lowercase()
+                                    crate::domain::views::shown_title(&access, i).to_lowercase()
                                 })
                                 .unwrap_or_default(),
                         ),

@@ -110,10 +110,7 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
                 matches_q(filters.q.as_deref(), std::iter::once(title).chain(names))
             })
             .collect();
-        // By the title the caller is shown: the order of the real one
-        // would tell a reviewer something of an anonymised title.
-        let shown_title =
-            |i| crate::domain::views::shown_texts(&subs[i], access.anonymised_at(i, false)).title;
+        let shown_title = |i| crate::domain::views::shown_title(&access, i);
         sort(&mut items, filters.o.as_deref(), |i| &subs[i], shown_title);
         items
     });
