@@ -16,7 +16,8 @@
 //! here too.
 //!
 //! Searches and filters must find nothing by a text or code the caller
-//! may not know, and a re-import that changes only texts the caller may
+//! may not know, a detail of an object they may not see must be refused
+//! exactly as one of no object is, and a re-import that changes only texts the caller may
 //! not read must tell them nothing in the change feed.
 //!
 //! The paths and expansions swept are a data file:
@@ -149,6 +150,9 @@ struct Seen {
     requests: usize,
     /// Of them answered 200.
     answered: usize,
+    /// Details of objects the caller may not see that answered otherwise
+    /// than a detail of no object: they tell that the object exists.
+    existence: Vec<String>,
 }
 
 struct Caller<'a> {
@@ -396,6 +400,7 @@ async fn sweep(caller: &Caller<'_>, events: &[Ids], organiser: &str) -> Seen {
             }
         }
     }
+    let event_ids = events;
     let events: Vec<String> = events.iter().map(|e| e.slug.clone()).collect();
     let events = &events[..];
     caller.list(&mut seen, "/api/events/", "v1").await;
@@ -425,11 +430,52 @@ async fn sweep(caller: &Caller<'_>, events: &[Ids], organiser: &str) -> Seen {
                 if sweep.list == "schedules/" {
                     details.extend(["latest".to_string(), "wip".to_string()]);
                 }
-                for id in details {
+                let detail = |id: &str| {
                     let path = format!("{base}{}/", id.replace(' ', "%20"));
-                    caller
-                        .visit(&mut seen, &with_query(&path, &sweep.query), version)
-                        .await;
+                    with_query(&path, &sweep.query)
+                };
+                // Every detail of a short list; of a long one (answers,
+                // reviews) 60 spread over it: a detail is its list item
+                // rendered alone, and the lists were read whole.
+                let step = details.len().div_ceil(60).max(1);
+                for id in details.iter().step_by(step) {
+                    caller.visit(&mut seen, &detail(id), version).await;
+                }
+                // Objects the caller's list does not show: a detail that
+                // is refused must be refused as one of no object is.
+                let every = event_ids
+                    .iter()
+                    .find(|e| e.slug == *event)
+                    .and_then(|e| e.every.get(&(dialect.to_string(), sweep.list.clone())));
+                let hidden: Vec<&String> = every
+                    .into_iter()
+                    .flatten()
+                    .filter(|id| !details.contains(id))
+                    .take(5)
+                    .collect();
+                if hidden.is_empty() {
+                    continue;
+                }
+                let bogus = if key == "id" {
+                    "999999999"
+                } else {
+                    "NO-SUCH-KEY"
+                };
+                let none = caller
+                    .client
+                    .request("GET", &detail(bogus), &[("Pretalx-Version", version)])
+                    .await;
+                for id in hidden {
+                    let path = detail(id);
+                    let reply = caller.visit(&mut seen, &path, version).await;
+                    if reply.status != 200
+                        && (reply.status, &reply.body) != (none.status, &none.body)
+                    {
+                        seen.existence.push(format!(
+                            "{}: GET {path} ({dialect}) answered {} {}, and for no object {} {}",
+                            caller.name, reply.status, reply.text, none.status, none.text
+                        ));
+                    }
                 }
             }
         }
@@ -472,6 +518,58 @@ struct Ids {
     slug: String,
     questions: Vec<i64>,
     reviews: Vec<i64>,
+    /// Per dialect and list, the keys of every object of the event.
+    every: BTreeMap<(String, String), Vec<String>>,
+}
+
+/// Where each list's keys are in an event of the (marked) dataset: the
+/// list of objects, and the key's field (`options.id`: the options of
+/// each question).
+const KEYS: &[(&str, &str, &str, &str)] = &[
+    ("legacy", "submissions/", "submissions", "code"),
+    ("legacy", "talks/", "submissions", "code"),
+    ("legacy", "speakers/", "speakers", "user"),
+    ("legacy", "reviews/", "reviews", "id"),
+    ("legacy", "answers/", "answers", "id"),
+    ("legacy", "questions/", "questions", "id"),
+    ("legacy", "tags/", "tags", "tag"),
+    ("legacy", "rooms/", "rooms", "id"),
+    ("v1", "submissions/", "submissions", "code"),
+    ("v1", "speakers/", "speakers", "user"),
+    ("v1", "reviews/", "reviews", "id"),
+    ("v1", "answers/", "answers", "id"),
+    ("v1", "questions/", "questions", "id"),
+    ("v1", "question-options/", "questions", "options.id"),
+    ("v1", "tags/", "tags", "id"),
+    ("v1", "rooms/", "rooms", "id"),
+    ("v1", "tracks/", "tracks", "id"),
+    ("v1", "submission-types/", "submission_types", "id"),
+];
+
+/// Every key of each list of KEYS in one event of the marked dataset.
+fn every_key(event: &Value) -> BTreeMap<(String, String), Vec<String>> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    KEYS.iter()
+        .map(|(dialect, list, objects, field)| {
+            let items = event[*objects].as_array().cloned().unwrap_or_default();
+            let keys = match field.split_once('.') {
+                Some((inner, field)) => items
+                    .iter()
+                    .flat_map(|item| item[inner].as_array().cloned().unwrap_or_default())
+                    .filter_map(|item| text(&item[field]))
+                    .collect(),
+                None => items
+                    .iter()
+                    .filter_map(|item| text(&item[*field]))
+                    .collect(),
+            };
+            ((dialect.to_string(), list.to_string()), keys)
+        })
+        .collect()
 }
 
 /// One caller of a sweep: a name for the report, a clear token, their user.
@@ -579,6 +677,12 @@ async fn sweep_for_leaks(
             slug: e.slug.to_string(),
             questions: e.questions.iter().map(|q| q.id).collect(),
             reviews: e.reviews.iter().map(|r| r.id).collect(),
+            every: every_key(
+                marked.dataset["events"]
+                    .as_array()
+                    .and_then(|all| all.iter().find(|m| m["slug"] == e.slug.as_str()))
+                    .expect("the event in the marked dataset"),
+            ),
         })
         .collect();
     let mut organisers: BTreeSet<String> = dataset
@@ -655,6 +759,7 @@ async fn sweep_for_leaks(
             swept.answered += seen.answered;
             swept.markers.extend(seen.markers);
             swept.codes.extend(seen.codes);
+            report.extend(seen.existence);
         }
         let exported = sweep_exports(&caller, &events).await;
         let may = allowed(&uncached, &events).await;
@@ -717,10 +822,10 @@ async fn sweep_for_leaks(
             !of_seen
         });
         let hidden = hidden.into_iter();
-        let (mut searches, found) = search_hidden(&caller, &events, &marked, hidden, 3).await;
+        let (mut searches, found) = search_hidden(&caller, &events, &marked, hidden, 2).await;
         report.extend(found);
         // Codes they may not know, the hidden speakers of submissions they
-        // see first (a blind reviewer's anonymised proposals), at most 12.
+        // see first (a blind reviewer's anonymised proposals), at most 8.
         let mut unknown: Vec<&str> = dataset
             .events
             .iter()
@@ -732,7 +837,7 @@ async fn sweep_for_leaks(
             .collect();
         let mut once = BTreeSet::new();
         unknown.retain(|code| once.insert(*code));
-        unknown.truncate(12);
+        unknown.truncate(8);
         let (filters, found) = filter_by_hidden(&caller, &events, &unknown).await;
         searches += filters;
         report.extend(found);
