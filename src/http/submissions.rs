@@ -206,17 +206,14 @@ impl Filters {
         if let Some(terms) = &self.terms {
             // The anonymised view searches what it shows: the shown title, no names.
             let anonymised = access.anonymised_at(i, anon);
-            let title = match &sub.anonymised {
-                Some(shown) if anonymised && !shown.title.is_empty() => &shown.title,
-                _ => &sub.title,
-            };
+            let title = crate::domain::views::shown_texts(sub, anonymised).title;
             let names = speaker_users
                 .filter(|_| !anonymised)
                 .map_or(&[][..], |users| users.of(i))
                 .iter()
                 .flatten()
                 .map(|user| user.name.as_str());
-            if !matches_all_terms(terms, std::iter::once(title.as_str()).chain(names)) {
+            if !matches_all_terms(terms, std::iter::once(title).chain(names)) {
                 return false;
             }
         }

@@ -233,8 +233,14 @@ struct Sweep {
     key: Option<String>,
 }
 
+/// `tests/data/leak_sweep.json`, read once.
+fn paths_to_sweep() -> &'static Value {
+    static FILE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| load_json(&data("leak_sweep.json")))
+}
+
 fn sweeps(dialect: &str) -> Vec<Sweep> {
-    let file = load_json(&data("leak_sweep.json"));
+    let file = paths_to_sweep();
     file[dialect]
         .as_array()
         .expect("a list of sweeps")
@@ -292,7 +298,7 @@ async fn search_hidden(
     markers: impl Iterator<Item = usize>,
     per_kind: usize,
 ) -> (usize, Vec<String>) {
-    let file = load_json(&data("leak_sweep.json"));
+    let file = paths_to_sweep();
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut requests = 0;
     let mut found = Vec::new();
@@ -335,7 +341,7 @@ async fn filter_by_hidden(
     events: &[String],
     codes: &[&str],
 ) -> (usize, Vec<String>) {
-    let file = load_json(&data("leak_sweep.json"));
+    let file = paths_to_sweep();
     let mut requests = 0;
     let mut found = Vec::new();
     for (dialect, version) in [("legacy", "LEGACY"), ("v1", "v1")] {
@@ -383,7 +389,7 @@ async fn allowed(caller: &Caller<'_>, events: &[String]) -> Seen {
 /// details, filters by every question and review id, the change feed.
 async fn sweep(caller: &Caller<'_>, events: &[Ids], organiser: &str) -> Seen {
     let mut seen = Seen::default();
-    let file = load_json(&data("leak_sweep.json"));
+    let file = paths_to_sweep();
     for (dialect, version) in [("legacy", "LEGACY"), ("v1", "v1")] {
         for event in events {
             for (kind, ids) in [("question", &event.questions), ("review", &event.reviews)] {
@@ -495,7 +501,7 @@ async fn sweep(caller: &Caller<'_>, events: &[Ids], organiser: &str) -> Seen {
 /// The schedule exports and calendars of every talk and speaker, known or not.
 async fn sweep_exports(caller: &Caller<'_>, events: &[String]) -> Seen {
     let mut seen = Seen::default();
-    let exports = load_json(&data("leak_sweep.json"))["exports"].clone();
+    let exports = &paths_to_sweep()["exports"];
     for event in events {
         for export in exports.as_array().expect("exports") {
             let path = format!("/{event}/{}", export.as_str().expect("a path"));
