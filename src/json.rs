@@ -104,6 +104,9 @@ pub struct Writer<'o> {
 impl Writer<'_> {
     #[inline]
     fn string(&mut self, value: &str) -> Result {
+        if short_clean_string(self.out, value.as_bytes()) {
+            return Ok(());
+        }
         // Writing into a Vec cannot fail.
         CompactFormatter
             .write_string_fast(self.out, value, true)
@@ -124,6 +127,102 @@ impl Writer<'_> {
     fn integer(&mut self, value: impl itoa::Integer) {
         let mut digits = itoa::Buffer::new();
         append_short(self.out, digits.format(value).as_bytes());
+    }
+}
+
+/// The longest string `short_clean_string` writes.
+const SHORT_STRING_MAX: usize = 64;
+
+/// Appends `bytes` as a JSON string when they are 64 or fewer and hold
+/// nothing JSON escapes (a control character, `"` or `\`): the bytes
+/// between quotes, as sonic-rs writes them; false, writing nothing,
+/// otherwise. Most strings of a page are that short (codes, names,
+/// locales, times, e-mail addresses, URLs: 3,100 of an expanded v1
+/// page's 3,300), and sonic-rs's general path (room for six times the
+/// length, 32 lanes in two SSE2 halves, a page-crossing check) cost each
+/// of them about 60 instructions (callgrind, BENCHMARKS.md); here an SSE2
+/// compare per 16 bytes, on loads that stay within the string, and as
+/// many stores.
+#[inline(always)]
+fn short_clean_string(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let n = bytes.len();
+        if n > SHORT_STRING_MAX {
+            return false;
+        }
+        // SAFETY: SSE2 is part of x86-64. Every load below reads within
+        // `bytes` (each starts at or after its start and ends at or before
+        // its end), and every store within the `n + 2` bytes reserved past
+        // `out`'s length, all of which are written before `set_len`.
+        unsafe {
+            let src = bytes.as_ptr();
+            // The lanes of `v` that need an escape, as a bit mask.
+            let escapes = |v: __m128i| {
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+                let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+                _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash)))
+            };
+            out.reserve(n + 2);
+            let len = out.len();
+            let dst = out.as_mut_ptr().add(len + 1);
+            if n >= 16 {
+                // 16 bytes at a time, the last 16 overlapping the others.
+                let load = |at: usize| _mm_loadu_si128(src.add(at).cast());
+                let mut found = escapes(load(n - 16));
+                let mut at = 0;
+                while at + 16 < n {
+                    found |= escapes(load(at));
+                    at += 16;
+                }
+                if found != 0 {
+                    return false;
+                }
+                let mut at = 0;
+                while at + 16 < n {
+                    _mm_storeu_si128(dst.add(at).cast(), load(at));
+                    at += 16;
+                }
+                _mm_storeu_si128(dst.add(n - 16).cast(), load(n - 16));
+            } else if n >= 8 {
+                let head = src.cast::<u64>().read_unaligned();
+                let tail = src.add(n - 8).cast::<u64>().read_unaligned();
+                let both = _mm_set_epi64x(tail as i64, head as i64);
+                if escapes(both) != 0 {
+                    return false;
+                }
+                dst.cast::<u64>().write_unaligned(head);
+                dst.add(n - 8).cast::<u64>().write_unaligned(tail);
+            } else if n >= 4 {
+                let head = src.cast::<u32>().read_unaligned();
+                let tail = src.add(n - 4).cast::<u32>().read_unaligned();
+                let both = _mm_set_epi32(0x2020_2020, 0x2020_2020, tail as i32, head as i32);
+                if escapes(both) != 0 {
+                    return false;
+                }
+                dst.cast::<u32>().write_unaligned(head);
+                dst.add(n - 4).cast::<u32>().write_unaligned(tail);
+            } else {
+                for i in 0..n {
+                    let b = *src.add(i);
+                    if b < 0x20 || b == b'"' || b == b'\\' {
+                        return false;
+                    }
+                    dst.add(i).write(b);
+                }
+            }
+            dst.sub(1).write(b'"');
+            dst.add(n).write(b'"');
+            out.set_len(len + n + 2);
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (out, bytes);
+        false
     }
 }
 
@@ -1013,7 +1112,64 @@ mod tests {
         })
     }
 
+    /// Short strings take `short_clean_string`: each byte sonic-rs
+    /// escapes, and some it does not, at every position of strings of
+    /// every length up to past the 64 it takes, in ASCII and not, after
+    /// what the buffer already holds, are written as sonic-rs writes them.
+    #[test]
+    fn short_strings_escape_every_byte_at_every_position() {
+        let specials: Vec<char> = (0u8..0x20)
+            .map(char::from)
+            .chain(['"', '\\', ' ', '\u{7f}', '/', 'é', '\u{2028}', '\u{1f600}'])
+            .collect();
+        for len in 0..=70 {
+            for fill in ['a', 'ü', '€'] {
+                let clean: Vec<char> = std::iter::repeat_n(fill, len).collect();
+                same_as_sonic(&clean.iter().collect::<String>());
+                for at in 0..len {
+                    for &special in &specials {
+                        let mut text = clean.clone();
+                        text[at] = special;
+                        let text: String = text.into_iter().collect();
+                        same_as_sonic(&text);
+                        same_as_sonic(&[text.as_str(), "x"]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A short clean string is written here, not by sonic-rs, wherever
+    /// the string comes from; one to escape is left to sonic-rs whole.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn short_clean_strings_are_written_here_and_others_left() {
+        for n in 0..=super::SHORT_STRING_MAX {
+            let text = "q".repeat(n);
+            let mut out = b"[".to_vec();
+            assert!(super::short_clean_string(&mut out, text.as_bytes()), "{n}");
+            assert_eq!(out, format!("[\"{text}\"").into_bytes());
+            for at in 0..n {
+                let mut quoted = text.clone().into_bytes();
+                quoted[at] = b'"';
+                let mut out = b"[".to_vec();
+                assert!(!super::short_clean_string(&mut out, &quoted), "{n} {at}");
+                assert_eq!(out, b"[");
+            }
+        }
+        let long = "q".repeat(super::SHORT_STRING_MAX + 1);
+        assert!(!super::short_clean_string(&mut Vec::new(), long.as_bytes()));
+    }
+
     proptest! {
+        #[test]
+        fn short_strings_are_written_as_sonic_writes_them(text in ".{0,70}") {
+            prop_assert_eq!(
+                String::from_utf8(to_vec(&text).unwrap()).unwrap(),
+                sonic_rs::to_string(&text).unwrap()
+            );
+        }
+
         #[test]
         fn any_json_value_is_written_as_sonic_writes_it(value in json_values()) {
             prop_assert_eq!(
