@@ -6,6 +6,7 @@
 
 use serde::ser::{Serialize, Serializer};
 use serde::Serialize as DeriveSerialize;
+use smallvec::SmallVec;
 use utoipa::ToSchema;
 
 use crate::model::*;
@@ -579,7 +580,7 @@ impl<'a> V1Renderer<'a> {
 
     fn availabilities(&self, list: &[Availability]) -> Vec<AvailabilityView> {
         let tz = &self.access.data.tz;
-        let mut sorted: Vec<&Availability> = list.iter().collect();
+        let mut sorted: SmallVec<[&Availability; 8]> = list.iter().collect();
         sorted.sort_by_key(|a| (a.start, a.id));
         sorted
             .into_iter()
@@ -1185,7 +1186,7 @@ impl<'a> V1Renderer<'a> {
                 )
             }
         };
-        let mut tag_ids: Vec<i64> = sub
+        let mut tag_ids: SmallVec<[i64; 8]> = sub
             .tags
             .iter()
             .copied()
@@ -1193,7 +1194,7 @@ impl<'a> V1Renderer<'a> {
             .collect();
         tag_ids.sort_unstable();
         let tags = match self.child("tags") {
-            None => Refs::Ids(tag_ids),
+            None => Refs::Ids(tag_ids.into_vec()),
             Some(child) => Refs::Objects(
                 tag_ids
                     .iter()
@@ -1231,12 +1232,12 @@ impl<'a> V1Renderer<'a> {
                     .collect(),
             ),
         };
-        let slot_indexes: Vec<usize> = if event.schedule.is_some() {
+        let slot_indexes: SmallVec<[usize; 4]> = if event.schedule.is_some() {
             (0..sub.slots.len())
                 .filter(|&i| sees_all || sub.slots[i].is_visible)
                 .collect()
         } else {
-            Vec::new()
+            SmallVec::new()
         };
         let slots = with_slots.then(|| match self.child("slots") {
             // Only the submissions view knows the schedule.
@@ -1296,7 +1297,7 @@ impl<'a> V1Renderer<'a> {
                 }
                 _ => Ref::Id(id),
             });
-        let reviews: Vec<&Review> = if orga || reviewer {
+        let reviews: SmallVec<[&Review; 8]> = if orga || reviewer {
             data.reviews_of_submission
                 .of(position)
                 .iter()
@@ -1305,9 +1306,9 @@ impl<'a> V1Renderer<'a> {
                 .map(|r| &event.reviews[r])
                 .collect()
         } else {
-            Vec::new()
+            SmallVec::new()
         };
-        let mut scores: Vec<f64> = reviews.iter().filter_map(|r| r.score).collect();
+        let mut scores: SmallVec<[f64; 8]> = reviews.iter().filter_map(|r| r.score).collect();
         scores.sort_by(f64::total_cmp);
         let mean = (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
         let view = SubmissionView {
