@@ -1,17 +1,19 @@
 //! Compact JSON bodies, byte for byte what sonic-rs writes, faster where
 //! pages spend their time.
 //!
-//! sonic-rs's own formatter writes every string and number (the same
-//! escapes, the same float digits); this serializer only lays out the
-//! objects and arrays around them. What it saves: a struct's field names
-//! are `&'static str`s of our own types (Rust names or `rename`s, never
-//! anything to escape), written as they are, where sonic-rs escapes each
-//! name as if it were data (reserving six times its length and scanning
-//! it: 10,000 names on a v1 page with pytanis's expansion, the largest
-//! share of its serialisation: BENCHMARKS.md). Anything it does not
-//! handle exactly as sonic-rs does (another crate's private tokens, bytes,
-//! keys that are not strings or numbers) is an error, and `to_vec` then
-//! leaves the whole value to sonic-rs.
+//! sonic-rs's own formatter writes every number and every string but
+//! short ones with nothing to escape (the same escapes, the same float
+//! digits); this serializer lays out the objects and arrays around them,
+//! and copies those short strings itself (`short_clean_string`).
+//! What it saves: a struct's field names are `&'static str`s of our own
+//! types (Rust names or `rename`s, never anything to escape), written as
+//! they are, where sonic-rs escapes each name as if it were data
+//! (reserving six times its length and scanning it: 10,000 names on a v1
+//! page with pytanis's expansion, the largest share of its serialisation:
+//! BENCHMARKS.md). Anything it does not handle exactly as sonic-rs does
+//! (another crate's private tokens, bytes, keys that are not strings or
+//! numbers) is an error, and `to_vec` then leaves the whole value to
+//! sonic-rs.
 
 use serde::ser::{self, Serialize};
 use sonic_rs::format::{CompactFormatter, Formatter};
