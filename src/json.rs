@@ -860,6 +860,128 @@ impl ser::Serializer for Key<'_, '_> {
     );
 }
 
+/// JSON text written as it is: by this serializer and by sonic-rs alike
+/// (as sonic-rs writes its own `LazyValue`; sonic-rs's `to_value`, behind
+/// `fields` and `omit`, parses it). The text must be one JSON value.
+pub struct Raw<'a>(pub &'a str);
+
+impl Serialize for Raw<'_> {
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut raw = serializer.serialize_struct(SONIC_RAW_TOKEN, 1)?;
+        raw.serialize_field(SONIC_RAW_TOKEN, self.0)?;
+        raw.end()
+    }
+}
+
+/// A JSON object written by hand into a buffer, byte for byte as this
+/// serializer writes a struct with the same fields: for the few objects a
+/// page repeats hundreds of times, where building a view to serialise it
+/// cost more than writing it (views_v1's answers). Field names are our
+/// own, with nothing to escape, as struct fields'.
+pub struct ObjectText<'o> {
+    out: &'o mut Vec<u8>,
+    first: bool,
+}
+
+impl<'o> ObjectText<'o> {
+    pub fn open(out: &'o mut Vec<u8>) -> Self {
+        out.push(b'{');
+        ObjectText { out, first: true }
+    }
+
+    #[inline(always)]
+    fn name(&mut self, name: &'static str) {
+        debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
+        let comma = !std::mem::take(&mut self.first);
+        field_name(self.out, comma, name.as_bytes());
+    }
+
+    pub fn integer(&mut self, name: &'static str, value: i64) {
+        self.name(name);
+        Writer { out: self.out }.integer(value);
+    }
+
+    pub fn optional_integer(&mut self, name: &'static str, value: Option<i64>) {
+        match value {
+            Some(value) => self.integer(name, value),
+            None => self.null(name),
+        }
+    }
+
+    pub fn string(&mut self, name: &'static str, value: &str) {
+        self.name(name);
+        push_string(self.out, value);
+    }
+
+    pub fn optional_string(&mut self, name: &'static str, value: Option<&str>) {
+        match value {
+            Some(value) => self.string(name, value),
+            None => self.null(name),
+        }
+    }
+
+    pub fn null(&mut self, name: &'static str) {
+        self.name(name);
+        self.out.extend_from_slice(b"null");
+    }
+
+    /// A field whose value is JSON text, written as it is.
+    pub fn raw(&mut self, name: &'static str, json: &str) {
+        self.name(name);
+        self.out.extend_from_slice(json.as_bytes());
+    }
+
+    /// A field whose value is an array, its elements written by `elements`
+    /// (each into the buffer, after `Elements::element`).
+    pub fn array(&mut self, name: &'static str, elements: impl FnOnce(&mut Elements<'_>)) {
+        self.name(name);
+        self.out.push(b'[');
+        elements(&mut Elements {
+            out: self.out,
+            first: true,
+        });
+        self.out.push(b']');
+    }
+
+    pub fn close(self) {
+        self.out.push(b'}');
+    }
+}
+
+/// An array's elements being written (`ObjectText::array`).
+pub struct Elements<'o> {
+    out: &'o mut Vec<u8>,
+    first: bool,
+}
+
+impl Elements<'_> {
+    /// The buffer, after the comma that separates this element from the last.
+    pub fn element(&mut self) -> &mut Vec<u8> {
+        if !std::mem::take(&mut self.first) {
+            self.out.push(b',');
+        }
+        self.out
+    }
+
+    pub fn integer(&mut self, value: i64) {
+        Writer {
+            out: self.element(),
+        }
+        .integer(value);
+    }
+
+    pub fn raw(&mut self, json: &str) {
+        self.element().extend_from_slice(json.as_bytes());
+    }
+}
+
+/// Appends `value` as a JSON string, as this serializer writes strings.
+pub fn push_string(out: &mut Vec<u8>, value: &str) {
+    // Writing into a Vec cannot fail.
+    let _ = Writer { out }.string(value);
+}
+
 /// A raw value's one field: its JSON text, written as it is.
 struct RawText<'w, 'o>(&'w mut Writer<'o>);
 
@@ -1178,6 +1300,60 @@ mod tests {
                 String::from_utf8(to_vec(&value).unwrap()).unwrap(),
                 sonic_rs::to_string(&value).unwrap()
             );
+        }
+    }
+
+    #[test]
+    fn hand_written_objects_read_as_serialised_structs() {
+        #[derive(Serialize)]
+        struct Answer<'a> {
+            id: i64,
+            question: super::Raw<'a>,
+            answer: &'a str,
+            answer_file: Option<&'a str>,
+            submission: Option<&'a str>,
+            review: Option<i64>,
+            options: Vec<i64>,
+            chosen: Vec<super::Raw<'a>>,
+        }
+        for text in [
+            "plain",
+            "a \"quoted\" line\n\tand \\ more",
+            "",
+            "ünïcödé \u{1}",
+        ] {
+            for (file, review) in [(None, None), (Some("https://x.example/f.pdf"), Some(-7))] {
+                let answer = Answer {
+                    id: 1_234_567,
+                    question: super::Raw(r#"{"id":2,"question":{"en":"Q"}}"#),
+                    answer: text,
+                    answer_file: file,
+                    submission: Some(text),
+                    review,
+                    options: vec![3, -4],
+                    chosen: vec![super::Raw("{}"), super::Raw("[1]")],
+                };
+                let mut out = b"[".to_vec();
+                let mut object = super::ObjectText::open(&mut out);
+                object.integer("id", answer.id);
+                object.raw("question", answer.question.0);
+                object.string("answer", answer.answer);
+                object.optional_string("answer_file", answer.answer_file);
+                object.optional_string("submission", answer.submission);
+                object.optional_integer("review", answer.review);
+                object.array("options", |elements| {
+                    answer.options.iter().for_each(|&id| elements.integer(id));
+                });
+                object.array("chosen", |elements| {
+                    answer.chosen.iter().for_each(|raw| elements.raw(raw.0));
+                });
+                object.close();
+                out.push(b']');
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    String::from_utf8(super::to_vec(&[&answer]).unwrap()).unwrap()
+                );
+            }
         }
     }
 }

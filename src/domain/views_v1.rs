@@ -413,14 +413,9 @@ enum Memoized {
 /// of an expanded page (perf, BENCHMARKS.md).
 pub struct RawJson(std::rc::Rc<str>);
 
-use crate::json::SONIC_RAW_TOKEN;
-
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut raw = serializer.serialize_struct(SONIC_RAW_TOKEN, 1)?;
-        raw.serialize_field(SONIC_RAW_TOKEN, &*self.0)?;
-        raw.end()
+        crate::json::Raw(&self.0).serialize(serializer)
     }
 }
 
@@ -540,24 +535,38 @@ impl<'a> V1Renderer<'a> {
         id: i64,
         render: impl FnOnce() -> T,
     ) -> Expanded<T> {
+        match self.memo {
+            None => Expanded::View(Box::new(render())),
+            Some(_) => Expanded::Json(RawJson(self.memoized_json(kind, id, render))),
+        }
+    }
+
+    /// `render`'s object as JSON: once per page where there is a memo.
+    fn memoized_json<T: Serialize>(
+        &self,
+        kind: Memoized,
+        id: i64,
+        render: impl FnOnce() -> T,
+    ) -> std::rc::Rc<str> {
+        // A view always serialises; "null" would only hide a bug.
+        let json = |view: T| -> std::rc::Rc<str> {
+            crate::json::fragment(&view)
+                .ok()
+                .and_then(|json| String::from_utf8(json).ok())
+                .unwrap_or_else(|| "null".into())
+                .into()
+        };
         let Some(memo) = self.memo else {
-            return Expanded::View(Box::new(render()));
+            return json(render());
         };
         let key = (kind, id, std::ptr::from_ref(self.expand) as usize);
-        let json = memo
-            .objects
-            .borrow_mut()
-            .entry(key)
-            // A view always serialises; "null" would only hide a bug.
-            .or_insert_with(|| {
-                crate::json::fragment(&render())
-                    .ok()
-                    .and_then(|json| String::from_utf8(json).ok())
-                    .unwrap_or_else(|| "null".into())
-                    .into()
-            })
-            .clone();
-        Expanded::Json(RawJson(json))
+        if let Some(text) = memo.objects.borrow().get(&key) {
+            return text.clone();
+        }
+        // Rendered with the memo released: a view may memoise its own parts.
+        let text = json(render());
+        memo.objects.borrow_mut().insert(key, text.clone());
+        text
     }
 
     /// The same renderer, for the objects of `serving`.
@@ -773,7 +782,7 @@ pub struct SubmissionView<'a> {
     pub slots: Option<Refs<i64, SlotView<'a>>>,
     /// Ids of the answers the caller may see.
     #[schema(schema_with = many_refs)]
-    pub answers: Refs<i64, AnswerView<'a>>,
+    pub answers: AnswerRefs<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_state: Option<Option<SubmissionState>>,
     #[schema(nullable = false)]
@@ -824,7 +833,7 @@ pub struct SpeakerView<'a> {
     /// `""` when the speaker has none.
     pub avatar_url: &'a str,
     #[schema(schema_with = many_refs)]
-    pub answers: Refs<i64, AnswerView<'a>>,
+    pub answers: AnswerRefs<'a>,
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<&'a str>,
@@ -1297,8 +1306,8 @@ impl<'a> V1Renderer<'a> {
             // answers are empty there.
             .filter(|_| !(self.nested && self.serving == Serving::Reviews));
         let answers = match self.child("answers") {
-            None => Refs::Ids(answer_positions.map(|a| event.answers[a].id).collect()),
-            Some(child) => Refs::Objects(answer_positions.map(|a| child.answer(a)).collect()),
+            None => AnswerRefs::Ids(answer_positions.map(|a| event.answers[a].id).collect()),
+            Some(child) => AnswerRefs::Objects(child.answer_list(answer_positions)),
         };
         let submission_type = match (
             self.child("submission_type"),
@@ -1447,9 +1456,9 @@ impl<'a> V1Renderer<'a> {
             .copied()
             .filter(|&a| access.sees_answer_at(a));
         let answers = match self.child("answers") {
-            Some(child) => Refs::Objects(answer_positions.map(|a| child.answer(a)).collect()),
-            None if nested => Refs::Ids(Vec::new()),
-            None => Refs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
+            Some(child) => AnswerRefs::Objects(child.answer_list(answer_positions)),
+            None if nested => AnswerRefs::Ids(Vec::new()),
+            None => AnswerRefs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
         };
         let view = SpeakerView {
             code: &user.code,
@@ -1892,6 +1901,121 @@ impl AnswerView<'_> {
     }
 }
 
+/// A submission's or speaker's answers: their ids, or with `expand` the
+/// answers (`AnswerView`s, written by `AnswerList`).
+#[derive(DeriveSerialize)]
+#[serde(untagged)]
+pub enum AnswerRefs<'a> {
+    Ids(Vec<i64>),
+    Objects(AnswerList<'a>),
+}
+
+/// Expanded answers, written as JSON when the list is serialised, each as
+/// serialising its `AnswerView` writes it (`answers_nested_read_as_listed`
+/// holds them equal), without building the views: a page with pytanis's
+/// expansion shows about 280 answers, a quarter of its instructions, and
+/// building, collecting and dropping their views was a fifth of that
+/// (callgrind, BENCHMARKS.md).
+pub struct AnswerList<'a> {
+    renderer: V1Renderer<'a>,
+    positions: SmallVec<[super::catalog::AnswerIx; 8]>,
+}
+
+impl Serialize for AnswerList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let question = self.renderer.child("question");
+        let options = self.renderer.child("options");
+        // The thread's buffer, taken (a list written inside this one would
+        // find it empty and allocate its own) and handed back: a buffer per
+        // list, grown as it was written, was 4 % of a page (callgrind).
+        let mut text = ANSWERS_TEXT.take();
+        text.clear();
+        text.push(b'[');
+        for (i, &position) in self.positions.iter().enumerate() {
+            if i > 0 {
+                text.push(b',');
+            }
+            self.renderer
+                .write_answer(&mut text, position, question.as_ref(), options.as_ref());
+        }
+        text.push(b']');
+        // Only strings and JSON were written, all UTF-8; checked only in
+        // debug builds (a check of each list was 5 % of a page).
+        debug_assert!(std::str::from_utf8(&text).is_ok());
+        // SAFETY: `text` holds `&str`s, JSON text and ASCII, whole.
+        let written =
+            crate::json::Raw(unsafe { std::str::from_utf8_unchecked(&text) }).serialize(serializer);
+        // Kept unless one list made it large (a thread keeps it for good).
+        if text.capacity() <= 1 << 20 {
+            ANSWERS_TEXT.set(text);
+        }
+        written
+    }
+}
+
+thread_local! {
+    /// `AnswerList`'s buffer, kept between lists.
+    static ANSWERS_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl<'a> V1Renderer<'a> {
+    /// The answers at `positions`, expanded as this renderer's expansion says.
+    fn answer_list(
+        &self,
+        positions: impl Iterator<Item = super::catalog::AnswerIx>,
+    ) -> AnswerList<'a> {
+        AnswerList {
+            renderer: *self,
+            positions: positions.collect(),
+        }
+    }
+
+    /// `answer(position)` as JSON, appended to `out`; `question` and
+    /// `options` are this renderer's children of those names.
+    fn write_answer(
+        &self,
+        out: &mut Vec<u8>,
+        position: super::catalog::AnswerIx,
+        question_child: Option<&V1Renderer<'a>>,
+        options_child: Option<&V1Renderer<'a>>,
+    ) {
+        let data: &'a super::catalog::EventData = self.access.data;
+        let answer = &data.event.answers[position];
+        let question = data.question(answer.question);
+        let mut object = crate::json::ObjectText::open(out);
+        object.integer("id", answer.id);
+        match (question_child, question) {
+            (Some(child), Some(q)) => {
+                object.raw(
+                    "question",
+                    &child.memoized_json(Memoized::Question, q.id, || child.question(q)),
+                );
+            }
+            _ => object.integer("question", answer.question),
+        }
+        object.string("answer", &answer.answer);
+        object.optional_string("answer_file", answer.answer_file.as_deref());
+        object.optional_string("submission", answer.submission.as_deref());
+        object.optional_integer("review", answer.review);
+        object.optional_string("person", answer.person.as_deref());
+        object.array("options", |elements| match (options_child, question) {
+            (Some(child), Some(q)) => {
+                for i in answer
+                    .options
+                    .iter()
+                    .filter_map(|id| q.options.iter().position(|o| o.id == *id))
+                {
+                    elements.raw(&child.memoized_json(Memoized::Option, q.options[i].id, || {
+                        child.option(q, i, false)
+                    }));
+                }
+            }
+            _ => answer.options.iter().for_each(|&id| elements.integer(id)),
+        });
+        object.close();
+    }
+}
+
 impl<'a> V1Renderer<'a> {
     pub fn answer(&self, position: super::catalog::AnswerIx) -> AnswerView<'a> {
         let data: &'a super::catalog::EventData = self.access.data;
@@ -2138,7 +2262,9 @@ mod round_tenth_tests {
         // fixed pseudo-random walk.
         let mut state: u64 = 0x2545_F491_4F6C_DD1D;
         for _ in 0..100_000 {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             let mantissa = (state >> 11) as f64 / (1u64 << 53) as f64;
             let sign = if state & 1 == 0 { 1.0 } else { -1.0 };
             values.push(sign * mantissa * 10f64.powi((state >> 3 & 7) as i32 - 3));

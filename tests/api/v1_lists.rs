@@ -113,3 +113,130 @@ async fn shaped_list_items_equal_their_shaped_details() {
         );
     }
 }
+
+/// Expanded answers nested in submissions and speakers are written by hand
+/// (`views_v1::AnswerList`), the answers list serialises `AnswerView`s: for
+/// every role and every expansion of their question and options, each
+/// nested answer reads byte for byte as the answers list shows it (the
+/// same JSON text, its keys in the same order).
+#[tokio::test]
+async fn answers_nested_read_as_listed() {
+    let server = TestServer::start(&[democon()]).await;
+    let callers = [
+        ("anonymous", None),
+        ("organiser", Some(democon_tokens::ORGA)),
+        ("reviewer", Some(democon_tokens::REVIEWER)),
+        ("track reviewer", Some(democon_tokens::TRACK_REVIEWER)),
+    ];
+    // Each expansion of an answer's question and options: on the answers
+    // list, and below a submission's and its speakers' answers.
+    let expansions: [&[&str]; 4] = [&[], &["question"], &["options"], &["question", "options"]];
+    let below = |parent: &str, parts: &[&str]| -> String {
+        std::iter::once(parent.to_string())
+            .chain(parts.iter().map(|part| format!("{parent}.{part}")))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut compared = 0;
+    for (role, token) in callers {
+        let client = match token {
+            Some(token) => server.token(token),
+            None => server.anon(),
+        };
+        for parts in expansions {
+            let answer_expand = parts.join(",");
+            // Every page's text.
+            let mut listed_text = String::new();
+            for page in 1.. {
+                let listed = client
+                    .request(
+                        "GET",
+                        &format!(
+                            "/api/events/democon/answers/?page_size=250&page={page}&expand={answer_expand}"
+                        ),
+                        &[V1],
+                    )
+                    .await;
+                if listed.status != 200 {
+                    break;
+                }
+                listed_text.push_str(&listed.text);
+                if listed.body["next"].is_null() {
+                    break;
+                }
+            }
+            if listed_text.is_empty() {
+                // Answers are not listed to this caller: nothing to compare.
+                continue;
+            }
+            for list in ["submissions", "speakers"] {
+                let expand = match list {
+                    "submissions" => format!(
+                        "{},speakers,{}",
+                        below("answers", parts),
+                        below("speakers.answers", parts)
+                    ),
+                    _ => below("answers", parts),
+                };
+                let page = client
+                    .request(
+                        "GET",
+                        &format!("/api/events/democon/{list}/?page_size=250&expand={expand}"),
+                        &[V1],
+                    )
+                    .await;
+                assert_eq!(page.status, 200, "{role} {list} {expand}: {}", page.text);
+                let items = page.body["results"].as_array().expect("results");
+                let nested_answers = items.iter().flat_map(|item| {
+                    let own = item["answers"].as_array().into_iter().flatten();
+                    let speakers = item["speakers"].as_array().into_iter().flatten();
+                    own.chain(speakers.flat_map(|s| s["answers"].as_array().into_iter().flatten()))
+                });
+                for answer in nested_answers {
+                    if !answer.is_object() {
+                        continue;
+                    }
+                    let id = answer["id"].as_i64().expect("id");
+                    let expected = answer_text(&listed_text, id).unwrap_or_else(|| {
+                        panic!("{role} {list} {expand}: answer {id} nested, not listed")
+                    });
+                    let nested = answer_text(&page.text, id).expect("the nested answer's text");
+                    assert_eq!(nested, expected, "{role} {list} {expand}: answer {id}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 100, "only {compared} nested answers compared");
+}
+
+/// The JSON text of the answer `id` in `body`: the object that starts
+/// `{"id":<id>,"question":` with an id or an object after it (an expanded
+/// question of that id has its text there instead).
+fn answer_text(body: &str, id: i64) -> Option<&str> {
+    let opening = format!("{{\"id\":{id},\"question\":");
+    let start = body.match_indices(&opening).map(|(at, _)| at).find(|&at| {
+        let after = &body[at + opening.len()..];
+        after.starts_with(|c: char| c.is_ascii_digit()) || after.starts_with("{\"id\":")
+    })?;
+    // To the brace that closes it, outside strings.
+    let (mut depth, mut in_string, mut escaped) = (0, false, false);
+    for (offset, byte) in body[start..].bytes().enumerate() {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'{' | b'[') => depth += 1,
+            (false, _, b'}' | b']') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&body[start..=start + offset]);
+                }
+            }
+            (false, _, _) => {}
+        }
+    }
+    None
+}
