@@ -559,7 +559,14 @@ impl<'a> V1Renderer<'a> {
         let Some(memo) = self.memo else {
             return json(render());
         };
-        let key = (kind, id, std::ptr::from_ref(self.expand) as usize);
+        // Nothing expanded below: one JSON wherever the object is expanded
+        // (a submission's answers' questions and its speakers' are the same
+        // objects; keyed apart, each page wrote each question twice).
+        let below = match self.expand.0.is_empty() {
+            true => 0,
+            false => std::ptr::from_ref(self.expand) as usize,
+        };
+        let key = (kind, id, below);
         if let Some(text) = memo.objects.borrow().get(&key) {
             return text.clone();
         }
