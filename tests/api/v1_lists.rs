@@ -240,3 +240,54 @@ fn answer_text(body: &str, id: i64) -> Option<&str> {
     }
     None
 }
+
+/// The answers list is ordered with its shared visible set, each `o` a set
+/// of its own: asked in turn, each order is its own, not the last one's.
+#[tokio::test]
+async fn answers_orders_are_kept_apart() {
+    let server = TestServer::start(&[democon()]).await;
+    let client = server.token(democon_tokens::ORGA);
+    let listed = |o: &'static str| {
+        let client = &client;
+        async move {
+            let page = client
+                .request(
+                    "GET",
+                    &format!("/api/events/democon/answers/?page_size=250{o}"),
+                    &[V1],
+                )
+                .await;
+            assert_eq!(page.status, 200, "{o}: {}", page.text);
+            page.body["results"].as_array().expect("results").clone()
+        }
+    };
+    for round in 0..2 {
+        let descending = listed("&o=-id").await;
+        let plain = listed("").await;
+        let by_text = listed("&o=answer").await;
+        let ids = |items: &[Value]| -> Vec<i64> {
+            items
+                .iter()
+                .map(|a| a["id"].as_i64().expect("id"))
+                .collect()
+        };
+        assert!(plain.len() > 20, "{round}");
+        assert!(
+            ids(&plain).windows(2).all(|w| w[0] < w[1]),
+            "{round}: by id"
+        );
+        assert!(
+            ids(&descending).windows(2).all(|w| w[0] > w[1]),
+            "{round}: by id, descending"
+        );
+        let texts: Vec<String> = by_text
+            .iter()
+            .map(|a| a["answer"].as_str().expect("answer").to_lowercase())
+            .collect();
+        assert!(
+            texts.windows(2).all(|w| w[0] <= w[1]),
+            "{round}: by answer {texts:?}"
+        );
+        assert_ne!(ids(&by_text), ids(&plain), "{round}");
+    }
+}

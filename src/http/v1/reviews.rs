@@ -34,9 +34,14 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
     let person = params.get("person").map(str::to_lowercase);
     let q = params.get("q").map(str::to_lowercase);
     let data = &*ctx.event;
-    let filters = format!("{question:?} {review:?} {submission:?} {person:?} {q:?}");
-    let mut items = (*ctx.visible_set(&access, "v1-answers", filters, || {
-        data.answers_by_id
+    let o = params.get("o");
+    // Ordered once with the set (`o` is part of its key): a copy of the
+    // shared set per request to sort was half of a page's time on an event
+    // of 640,000 answers (perf, BENCHMARKS.md).
+    let filters = format!("{question:?} {review:?} {submission:?} {person:?} {q:?} {o:?}");
+    let items = ctx.visible_set(&access, "v1-answers", filters, || {
+        let mut items: Vec<_> = data
+            .answers_by_id
             .iter()
             .copied()
             .filter(|&a| access.sees_answer_at(a))
@@ -58,22 +63,22 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
                     })
                     && matches_q(q.as_deref(), [answer.answer.as_str()])
             })
-            .collect::<Vec<_>>()
-    }))
-    .clone();
-    if let Some(o) = params.get("o") {
-        let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
-        if matches!(field, "id" | "answer") {
-            let key = |&a: &crate::domain::catalog::AnswerIx| {
-                let answer = &data.event.answers[a];
-                match field {
-                    "id" => Key::Int(Some(answer.id)),
-                    _ => Key::Text(answer.answer.to_lowercase()),
-                }
-            };
-            super::sort_by(&mut items, descending, key);
+            .collect();
+        if let Some(o) = o {
+            let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
+            if matches!(field, "id" | "answer") {
+                let key = |&a: &crate::domain::catalog::AnswerIx| {
+                    let answer = &data.event.answers[a];
+                    match field {
+                        "id" => Key::Int(Some(answer.id)),
+                        _ => Key::Text(answer.answer.to_lowercase()),
+                    }
+                };
+                super::sort_by(&mut items, descending, key);
+            }
         }
-    }
+        items
+    });
     let expansion = super::expansion(&params);
     let memo = Memo::default();
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
