@@ -5,27 +5,44 @@
 //! as raw JSON, the page prefetched) change no byte, also where `fields`
 //! or `omit` shape the items.
 
-use crate::helpers::{democon, democon_tokens, TestServer};
+use crate::helpers::{democon, democon_tokens, Client, Reply, TestServer};
 use serde_json::Value;
 
 const V1: (&str, &str) = ("Pretalx-Version", "v1");
+/// The roles that read v1 lists, with their tokens.
+const CALLERS: [(&str, Option<&str>); 4] = [
+    ("anonymous", None),
+    ("organiser", Some(democon_tokens::ORGA)),
+    ("reviewer", Some(democon_tokens::REVIEWER)),
+    ("track reviewer", Some(democon_tokens::TRACK_REVIEWER)),
+];
+
+fn client_of(server: &TestServer, token: Option<&str>) -> Client {
+    match token {
+        Some(token) => server.token(token),
+        None => server.anon(),
+    }
+}
+
+/// `GET` with `Pretalx-Version: v1`.
+trait GetV1 {
+    async fn get_v1(&self, path: &str) -> Reply;
+}
+
+impl GetV1 for Client {
+    async fn get_v1(&self, path: &str) -> Reply {
+        self.request("GET", path, &[V1]).await
+    }
+}
+
 const PYTANIS_EXPAND: &str = "answers,answers.question,answers.options,resources,slots,slots.room,\
 speakers,speakers.answers,speakers.answers.options,submission_type,tags,track";
 
 #[tokio::test]
 async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {
     let server = TestServer::start(&[democon()]).await;
-    let callers = [
-        ("anonymous", None),
-        ("organiser", Some(democon_tokens::ORGA)),
-        ("reviewer", Some(democon_tokens::REVIEWER)),
-        ("track reviewer", Some(democon_tokens::TRACK_REVIEWER)),
-    ];
-    for (role, token) in callers {
-        let client = match token {
-            Some(token) => server.token(token),
-            None => server.anon(),
-        };
+    for (role, token) in CALLERS {
+        let client = client_of(&server, token);
         for (list, key) in [("submissions", "code"), ("speakers", "code")] {
             let expand = if list == "submissions" {
                 PYTANIS_EXPAND
@@ -33,11 +50,9 @@ async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {
                 "answers,answers.question,answers.options,submissions"
             };
             let page = client
-                .request(
-                    "GET",
-                    &format!("/api/events/democon/{list}/?page_size=250&expand={expand}"),
-                    &[V1],
-                )
+                .get_v1(&format!(
+                    "/api/events/democon/{list}/?page_size=250&expand={expand}"
+                ))
                 .await;
             assert_eq!(page.status, 200, "{role} {list}: {}", page.text);
             let items = page.body["results"].as_array().expect("results");
@@ -53,11 +68,9 @@ async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {
             for item in items {
                 let code = item[key].as_str().expect("code");
                 let detail = client
-                    .request(
-                        "GET",
-                        &format!("/api/events/democon/{list}/{code}/?expand={expand}"),
-                        &[V1],
-                    )
+                    .get_v1(&format!(
+                        "/api/events/democon/{list}/{code}/?expand={expand}"
+                    ))
                     .await;
                 assert_eq!(detail.status, 200, "{role} {list}/{code}");
                 assert_eq!(&detail.body, item as &Value, "{role} {list}/{code}");
@@ -75,11 +88,9 @@ async fn shaped_list_items_equal_their_shaped_details() {
         "fields=code,answers,track,tags,slots",
     ] {
         let page = client
-            .request(
-                "GET",
-                &format!("/api/events/democon/submissions/?page_size=250&expand={PYTANIS_EXPAND}&{shape}"),
-                &[V1],
-            )
+            .get_v1(&format!(
+                "/api/events/democon/submissions/?page_size=250&expand={PYTANIS_EXPAND}&{shape}"
+            ))
             .await;
         assert_eq!(page.status, 200, "{shape}: {}", page.text);
         let items = page.body["results"].as_array().expect("results");
@@ -87,13 +98,9 @@ async fn shaped_list_items_equal_their_shaped_details() {
         for item in items {
             let code = item["code"].as_str().expect("code");
             let detail = client
-                .request(
-                    "GET",
-                    &format!(
-                        "/api/events/democon/submissions/{code}/?expand={PYTANIS_EXPAND}&{shape}"
-                    ),
-                    &[V1],
-                )
+                .get_v1(&format!(
+                    "/api/events/democon/submissions/{code}/?expand={PYTANIS_EXPAND}&{shape}"
+                ))
                 .await;
             assert_eq!(detail.status, 200, "{shape} {code}");
             assert_eq!(&detail.body, item as &Value, "{shape} {code}");
@@ -122,12 +129,6 @@ async fn shaped_list_items_equal_their_shaped_details() {
 #[tokio::test]
 async fn answers_nested_read_as_listed() {
     let server = TestServer::start(&[democon()]).await;
-    let callers = [
-        ("anonymous", None),
-        ("organiser", Some(democon_tokens::ORGA)),
-        ("reviewer", Some(democon_tokens::REVIEWER)),
-        ("track reviewer", Some(democon_tokens::TRACK_REVIEWER)),
-    ];
     // Each expansion of an answer's question and options: on the answers
     // list, and below a submission's and its speakers' answers.
     let expansions: [&[&str]; 4] = [&[], &["question"], &["options"], &["question", "options"]];
@@ -138,25 +139,17 @@ async fn answers_nested_read_as_listed() {
             .join(",")
     };
     let mut compared = 0;
-    for (role, token) in callers {
-        let client = match token {
-            Some(token) => server.token(token),
-            None => server.anon(),
-        };
+    for (role, token) in CALLERS {
+        let client = client_of(&server, token);
         for parts in expansions {
             let answer_expand = parts.join(",");
             // Every page's text.
             let mut listed_text = String::new();
             for page in 1.. {
                 let listed = client
-                    .request(
-                        "GET",
-                        &format!(
+                    .get_v1(&format!(
                             "/api/events/democon/answers/?page_size=250&page={page}&expand={answer_expand}"
-                        ),
-                        &[V1],
-                    )
-                    .await;
+                        )).await;
                 if listed.status != 200 {
                     break;
                 }
@@ -179,11 +172,9 @@ async fn answers_nested_read_as_listed() {
                     _ => below("answers", parts),
                 };
                 let page = client
-                    .request(
-                        "GET",
-                        &format!("/api/events/democon/{list}/?page_size=250&expand={expand}"),
-                        &[V1],
-                    )
+                    .get_v1(&format!(
+                        "/api/events/democon/{list}/?page_size=250&expand={expand}"
+                    ))
                     .await;
                 assert_eq!(page.status, 200, "{role} {list} {expand}: {}", page.text);
                 let items = page.body["results"].as_array().expect("results");
@@ -251,11 +242,7 @@ async fn answers_orders_are_kept_apart() {
         let client = &client;
         async move {
             let page = client
-                .request(
-                    "GET",
-                    &format!("/api/events/democon/answers/?page_size=250{o}"),
-                    &[V1],
-                )
+                .get_v1(&format!("/api/events/democon/answers/?page_size=250{o}"))
                 .await;
             assert_eq!(page.status, 200, "{o}: {}", page.text);
             page.body["results"].as_array().expect("results").clone()
