@@ -880,26 +880,29 @@ impl Serialize for Raw<'_> {
 /// cost more than writing it (views_v1's answers). Field names are our
 /// own, with nothing to escape, as struct fields'.
 pub struct ObjectText<'o> {
-    out: &'o mut Vec<u8>,
+    writer: Writer<'o>,
     first: bool,
 }
 
 impl<'o> ObjectText<'o> {
     pub fn open(out: &'o mut Vec<u8>) -> Self {
         out.push(b'{');
-        ObjectText { out, first: true }
+        ObjectText {
+            writer: Writer { out },
+            first: true,
+        }
     }
 
     #[inline(always)]
     fn name(&mut self, name: &'static str) {
         debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
         let comma = !std::mem::take(&mut self.first);
-        field_name(self.out, comma, name.as_bytes());
+        field_name(self.writer.out, comma, name.as_bytes());
     }
 
     pub fn integer(&mut self, name: &'static str, value: i64) {
         self.name(name);
-        Writer { out: self.out }.integer(value);
+        self.writer.integer(value);
     }
 
     pub fn optional_integer(&mut self, name: &'static str, value: Option<i64>) {
@@ -911,7 +914,8 @@ impl<'o> ObjectText<'o> {
 
     pub fn string(&mut self, name: &'static str, value: &str) {
         self.name(name);
-        push_string(self.out, value);
+        // Writing into a Vec cannot fail.
+        let _ = self.writer.string(value);
     }
 
     pub fn optional_string(&mut self, name: &'static str, value: Option<&str>) {
@@ -922,64 +926,56 @@ impl<'o> ObjectText<'o> {
     }
 
     pub fn null(&mut self, name: &'static str) {
-        self.name(name);
-        self.out.extend_from_slice(b"null");
+        self.raw(name, "null");
     }
 
     /// A field whose value is JSON text, written as it is.
     pub fn raw(&mut self, name: &'static str, json: &str) {
         self.name(name);
-        self.out.extend_from_slice(json.as_bytes());
+        self.writer.out.extend_from_slice(json.as_bytes());
     }
 
-    /// A field whose value is an array, its elements written by `elements`
-    /// (each into the buffer, after `Elements::element`).
+    /// A field whose value is an array, its elements written by `elements`.
     pub fn array(&mut self, name: &'static str, elements: impl FnOnce(&mut Elements<'_>)) {
         self.name(name);
-        self.out.push(b'[');
+        self.writer.out.push(b'[');
         elements(&mut Elements {
-            out: self.out,
+            writer: Writer {
+                out: &mut *self.writer.out,
+            },
             first: true,
         });
-        self.out.push(b']');
+        self.writer.out.push(b']');
     }
 
     pub fn close(self) {
-        self.out.push(b'}');
+        self.writer.out.push(b'}');
     }
 }
 
 /// An array's elements being written (`ObjectText::array`).
 pub struct Elements<'o> {
-    out: &'o mut Vec<u8>,
+    writer: Writer<'o>,
     first: bool,
 }
 
 impl Elements<'_> {
-    /// The buffer, after the comma that separates this element from the last.
-    pub fn element(&mut self) -> &mut Vec<u8> {
+    /// The comma that separates this element from the last.
+    fn separate(&mut self) {
         if !std::mem::take(&mut self.first) {
-            self.out.push(b',');
+            self.writer.out.push(b',');
         }
-        self.out
     }
 
     pub fn integer(&mut self, value: i64) {
-        Writer {
-            out: self.element(),
-        }
-        .integer(value);
+        self.separate();
+        self.writer.integer(value);
     }
 
     pub fn raw(&mut self, json: &str) {
-        self.element().extend_from_slice(json.as_bytes());
+        self.separate();
+        self.writer.out.extend_from_slice(json.as_bytes());
     }
-}
-
-/// Appends `value` as a JSON string, as this serializer writes strings.
-pub fn push_string(out: &mut Vec<u8>, value: &str) {
-    // Writing into a Vec cannot fail.
-    let _ = Writer { out }.string(value);
 }
 
 /// A raw value's one field: its JSON text, written as it is.
