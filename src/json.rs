@@ -255,6 +255,22 @@ fn field_name(out: &mut Vec<u8>, comma: bool, name: &[u8]) {
     }
 }
 
+/// An object member's `,"name":` (no comma before the first member, which
+/// `first` tracks): the name one of our own, with nothing to escape.
+#[inline(always)]
+fn member_name(out: &mut Vec<u8>, first: &mut bool, name: &'static str) {
+    debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
+    field_name(out, !std::mem::take(first), name.as_bytes());
+}
+
+/// The comma before an array's element, but its first (which `first` tracks).
+#[inline(always)]
+fn separator(out: &mut Vec<u8>, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+}
+
 /// Appends `bytes`, a few of them (a number's digits), as `field_name` does.
 #[inline(always)]
 fn append_short(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -318,16 +334,12 @@ impl Compound<'_, '_> {
     /// field names are our own and need no escaping (see `Writer::name`).
     #[inline(always)]
     fn field(&mut self, name: &'static str) {
-        debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
-        let comma = !std::mem::take(&mut self.first);
-        field_name(self.writer.out, comma, name.as_bytes());
+        member_name(self.writer.out, &mut self.first, name);
     }
 
     #[inline]
     fn separate(&mut self) {
-        if !std::mem::take(&mut self.first) {
-            self.writer.out.push(b',');
-        }
+        separator(self.writer.out, &mut self.first);
     }
 
     #[inline]
@@ -895,9 +907,7 @@ impl<'o> ObjectText<'o> {
 
     #[inline(always)]
     fn name(&mut self, name: &'static str) {
-        debug_assert!(!name.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
-        let comma = !std::mem::take(&mut self.first);
-        field_name(self.writer.out, comma, name.as_bytes());
+        member_name(self.writer.out, &mut self.first, name);
     }
 
     pub fn integer(&mut self, name: &'static str, value: i64) {
@@ -960,11 +970,8 @@ pub struct Elements<'o> {
 }
 
 impl Elements<'_> {
-    /// The comma that separates this element from the last.
     fn separate(&mut self) {
-        if !std::mem::take(&mut self.first) {
-            self.writer.out.push(b',');
-        }
+        separator(self.writer.out, &mut self.first);
     }
 
     pub fn integer(&mut self, value: i64) {
