@@ -939,6 +939,17 @@ impl<'o> ObjectText<'o> {
         self.raw(name, "null");
     }
 
+    pub fn boolean(&mut self, name: &'static str, value: bool) {
+        self.raw(name, if value { "true" } else { "false" });
+    }
+
+    /// A field whose value `write` appends as JSON text (an object or a
+    /// list written by hand, or a value serialised with `append`).
+    pub fn value(&mut self, name: &'static str, write: impl FnOnce(&mut Vec<u8>)) {
+        self.name(name);
+        write(self.writer.out);
+    }
+
     /// A field whose value is JSON text, written as it is.
     pub fn raw(&mut self, name: &'static str, json: &str) {
         self.name(name);

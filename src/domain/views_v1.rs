@@ -761,7 +761,7 @@ pub struct SubmissionView<'a> {
     pub title: &'a str,
     /// Speaker codes (none where the submission is anonymised for the caller).
     #[schema(schema_with = many_refs)]
-    pub speakers: Refs<&'a str, SpeakerView<'a>>,
+    pub speakers: SpeakerRefs<'a>,
     #[schema(schema_with = one_ref)]
     pub submission_type: Ref<i64, Expanded<SubmissionTypeView<'a>>>,
     #[schema(schema_with = nullable_ref)]
@@ -1210,18 +1210,29 @@ impl<'a> V1Renderer<'a> {
                     .then_some((code, *profile, None)),
             });
         let speakers = match self.child("speakers") {
-            None => Refs::Ids(shown_speakers.map(|(code, _, _)| code.as_str()).collect()),
+            None => SpeakerRefs::Ids(shown_speakers.map(|(code, _, _)| code.as_str()).collect()),
             Some(mut child) => {
                 // Organisers' expanded speakers keep the organiser fields,
                 // unless the submission is itself nested (pretalx's public
                 // submission serializer nests public speakers, as in a slot).
                 child.nested = !sees_all || self.nested || !with_slots;
-                Refs::Objects(
-                    shown_speakers
+                SpeakerRefs::Objects(SpeakerList {
+                    renderer: child,
+                    users,
+                    // Those whose user is known, taken from the catalog's
+                    // table where it has them (a hash lookup by code was a
+                    // tenth of an expanded page, in cache misses).
+                    speakers: shown_speakers
                         .filter_map(|(_, profile, user)| Some((profile?, user)))
-                        .filter_map(|(p, user)| child.speaker_nested(p, user, users))
+                        .filter_map(|(p, user)| {
+                            let user = match user {
+                                Some(user) => user,
+                                None => users.get(data.event.speakers[p].user.as_str())?,
+                            };
+                            Some((p, user))
+                        })
                         .collect(),
-                )
+                })
             }
         };
         let mut tag_ids: SmallVec<[i64; 8]> = sub
@@ -1397,49 +1408,12 @@ impl<'a> V1Renderer<'a> {
         position: super::catalog::ProfileIx,
         users: &'a super::catalog::Users,
     ) -> Option<SpeakerView<'a>> {
-        self.speaker_in(position, None, users, false)
-    }
-
-    /// A speaker expanded in a submission: their submissions and answers
-    /// are empty lists unless expanded too (as pretalx shows them).
-    fn speaker_nested(
-        &self,
-        position: super::catalog::ProfileIx,
-        user: Option<&'a crate::model::User>,
-        users: &'a super::catalog::Users,
-    ) -> Option<SpeakerView<'a>> {
-        self.speaker_in(position, user, users, true)
-    }
-
-    /// `user`: the profile's user where the caller has it at hand (a hash
-    /// lookup by code was a tenth of an expanded page, in cache misses).
-    fn speaker_in(
-        &self,
-        position: super::catalog::ProfileIx,
-        user: Option<&'a crate::model::User>,
-        users: &'a super::catalog::Users,
-        nested: bool,
-    ) -> Option<SpeakerView<'a>> {
         let access = self.access;
         let data: &'a super::catalog::EventData = access.data;
         let profile = &data.event.speakers[position];
-        let user = match user {
-            Some(user) => user,
-            None => users.get(profile.user.as_str())?,
-        };
+        let user = users.get(profile.user.as_str())?;
         let orga = self.is_orga();
-        // The submissions the caller sees with names, in pretalx's order.
-        let named = || {
-            let mut named: Vec<super::catalog::SubmissionIx> = data
-                .profile_submissions
-                .of(position)
-                .iter()
-                .copied()
-                .filter(|&i| access.sees_submission_named_at(i))
-                .collect();
-            named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
-            named
-        };
+        let named = || self.named_submissions(position);
         let submissions = match self.child("submissions") {
             Some(child) => Refs::Objects(
                 named()
@@ -1447,8 +1421,6 @@ impl<'a> V1Renderer<'a> {
                     .map(|i| child.submission(i, users))
                     .collect(),
             ),
-            // Only the speakers and reviews views give nested speakers theirs.
-            None if nested && self.serving == Serving::Submissions => Refs::Ids(Vec::new()),
             None => Refs::Ids(
                 named()
                     .into_iter()
@@ -1464,7 +1436,6 @@ impl<'a> V1Renderer<'a> {
             .filter(|&a| access.sees_answer_at(a));
         let answers = match self.child("answers") {
             Some(child) => AnswerRefs::Objects(child.answer_list(answer_positions)),
-            None if nested => AnswerRefs::Ids(Vec::new()),
             None => AnswerRefs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
         };
         let view = SpeakerView {
@@ -1483,6 +1454,160 @@ impl<'a> V1Renderer<'a> {
         };
         view.prefetch_texts();
         Some(view)
+    }
+}
+
+/// A submission's speakers: their codes, or with `expand` the speakers
+/// (written by `SpeakerList`).
+#[derive(DeriveSerialize)]
+#[serde(untagged)]
+pub enum SpeakerRefs<'a> {
+    Ids(Vec<&'a str>),
+    Objects(SpeakerList<'a>),
+}
+
+/// Expanded speakers of a submission, written as JSON when the list is
+/// serialised: a speaker's fields as `speaker` shows them, in the same
+/// order, except that a nested speaker's submissions and answers are empty
+/// lists unless expanded too, as pretalx shows them
+/// (`speakers_nested_read_as_their_detail` holds the two equal). Written
+/// without views: with their answers they were a fifth of a page with
+/// pytanis's expansion (callgrind, BENCHMARKS.md).
+pub struct SpeakerList<'a> {
+    renderer: V1Renderer<'a>,
+    users: &'a super::catalog::Users,
+    /// Each speaker's profile and user.
+    speakers: Vec<(super::catalog::ProfileIx, &'a User)>,
+}
+
+impl Serialize for SpeakerList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // A buffer of the thread's, as `AnswerList`'s.
+        let mut text = SPEAKERS_TEXT.take();
+        text.clear();
+        text.push(b'[');
+        for (i, &(position, user)) in self.speakers.iter().enumerate() {
+            if i > 0 {
+                text.push(b',');
+            }
+            self.renderer
+                .write_speaker_nested(&mut text, position, user, self.users);
+        }
+        text.push(b']');
+        debug_assert!(std::str::from_utf8(&text).is_ok());
+        // SAFETY: `text` holds `&str`s, JSON text and ASCII, whole.
+        let written =
+            crate::json::Raw(unsafe { std::str::from_utf8_unchecked(&text) }).serialize(serializer);
+        if text.capacity() <= 1 << 20 {
+            SPEAKERS_TEXT.set(text);
+        }
+        written
+    }
+}
+
+thread_local! {
+    /// `SpeakerList`'s buffer, kept between lists.
+    static SPEAKERS_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl<'a> V1Renderer<'a> {
+    /// The speaker at `position`, whose user is `user`, nested in a
+    /// submission, as JSON appended to `out` (`SpeakerList`).
+    fn write_speaker_nested(
+        &self,
+        out: &mut Vec<u8>,
+        position: super::catalog::ProfileIx,
+        user: &'a User,
+        users: &'a super::catalog::Users,
+    ) {
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let profile = &data.event.speakers[position];
+        let orga = self.is_orga();
+        let mut object = crate::json::ObjectText::open(out);
+        object.string("code", &user.code);
+        object.string("name", &user.name);
+        object.string("biography", &profile.biography);
+        match self.child("submissions") {
+            // Expanded submissions below a submission's speakers: rare,
+            // rendered as their views.
+            Some(child) => {
+                let submissions: Refs<&str, SubmissionView> = Refs::Objects(
+                    self.named_submissions(position)
+                        .into_iter()
+                        .map(|i| child.submission(i, users))
+                        .collect(),
+                );
+                object.value("submissions", |out| {
+                    // Writing views into a Vec cannot fail.
+                    let _ = crate::json::append(out, &submissions);
+                });
+            }
+            // Only the speakers and reviews views give nested speakers theirs.
+            None if self.serving == Serving::Submissions => object.raw("submissions", "[]"),
+            None => object.value("submissions", |out| {
+                let codes: Vec<&str> = self
+                    .named_submissions(position)
+                    .into_iter()
+                    .map(|i| data.event.submissions[i].code.as_str())
+                    .collect();
+                let _ = crate::json::append(out, &codes);
+            }),
+        }
+        object.string("avatar_url", user.avatar.as_deref().unwrap_or(""));
+        match self.child("answers") {
+            Some(child) => {
+                let question = child.child("question");
+                let options = child.child("options");
+                object.value("answers", |out| {
+                    out.push(b'[');
+                    let shown = data
+                        .answers_of_person
+                        .of(position)
+                        .iter()
+                        .copied()
+                        .filter(|&a| access.sees_answer_at(a));
+                    for (i, a) in shown.enumerate() {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        child.write_answer(out, a, question.as_ref(), options.as_ref());
+                    }
+                    out.push(b']');
+                });
+            }
+            None => object.raw("answers", "[]"),
+        }
+        if orga {
+            object.string("email", &user.email);
+            object.string("timezone", &user.timezone);
+            object.string("locale", &user.locale);
+            object.boolean("has_arrived", profile.has_arrived);
+            let availabilities = self.availabilities(&profile.availabilities);
+            object.value("availabilities", |out| {
+                let _ = crate::json::append(out, &availabilities);
+            });
+            object.optional_string("internal_notes", nullable(&profile.internal_notes));
+        }
+        object.close();
+    }
+
+    /// The speaker's submissions the caller sees with names, in pretalx's order.
+    fn named_submissions(
+        &self,
+        position: super::catalog::ProfileIx,
+    ) -> Vec<super::catalog::SubmissionIx> {
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let mut named: Vec<super::catalog::SubmissionIx> = data
+            .profile_submissions
+            .of(position)
+            .iter()
+            .copied()
+            .filter(|&i| access.sees_submission_named_at(i))
+            .collect();
+        named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
+        named
     }
 }
 

@@ -210,6 +210,11 @@ fn answer_text(body: &str, id: i64) -> Option<&str> {
         let after = &body[at + opening.len()..];
         after.starts_with(|c: char| c.is_ascii_digit()) || after.starts_with("{\"id\":")
     })?;
+    object_at(body, start)
+}
+
+/// The JSON object or array that starts at `start` in `body`.
+fn object_at(body: &str, start: usize) -> Option<&str> {
     // To the brace that closes it, outside strings.
     let (mut depth, mut in_string, mut escaped) = (0, false, false);
     for (offset, byte) in body[start..].bytes().enumerate() {
@@ -230,6 +235,96 @@ fn answer_text(body: &str, id: i64) -> Option<&str> {
         }
     }
     None
+}
+
+/// Expanded speakers nested in submissions are written by hand
+/// (`views_v1::SpeakerList`), a speaker's detail serialises its
+/// `SpeakerView`: for every role and every expansion of the speakers'
+/// answers, each nested speaker reads byte for byte as its detail, except
+/// that nested, as pretalx shows them, their submissions are `[]` and so
+/// are their answers unless expanded.
+#[tokio::test]
+async fn speakers_nested_read_as_their_detail() {
+    let server = TestServer::start(&[democon()]).await;
+    let expansions: [&[&str]; 5] = [
+        &[],
+        &["answers"],
+        &["answers", "answers.question"],
+        &["answers", "answers.options"],
+        &["answers", "answers.question", "answers.options"],
+    ];
+    let mut compared = 0;
+    for (role, token) in CALLERS {
+        let client = client_of(&server, token);
+        for parts in expansions {
+            let below: String = parts
+                .iter()
+                .map(|part| format!(",speakers.{part}"))
+                .collect();
+            let expand = format!("speakers{below}");
+            let mut details = std::collections::HashMap::new();
+            for page in 1.. {
+                let listed = client
+                    .get_v1(&format!(
+                        "/api/events/democon/submissions/?page_size=250&page={page}&expand={expand}"
+                    ))
+                    .await;
+                assert_eq!(listed.status, 200, "{role} {expand}: {}", listed.text);
+                for nested in speaker_texts(&listed.text) {
+                    let code: String = nested["{\"code\":\"".len()..]
+                        .chars()
+                        .take_while(|&c| c != '"')
+                        .collect();
+                    if !details.contains_key(&code) {
+                        let detail = client
+                            .get_v1(&format!(
+                                "/api/events/democon/speakers/{code}/?expand={}",
+                                parts.join(",")
+                            ))
+                            .await;
+                        assert_eq!(
+                            detail.status, 200,
+                            "{role} {expand}: {code}: {}",
+                            detail.text
+                        );
+                        details.insert(code.clone(), detail.text);
+                    }
+                    let mut expected = emptied(&details[&code], "\"submissions\":[");
+                    if parts.is_empty() {
+                        expected = emptied(&expected, "\"answers\":[");
+                    }
+                    assert_eq!(nested, expected, "{role} {expand}: speaker {code}");
+                    compared += 1;
+                }
+                if listed.body["next"].is_null() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(compared > 100, "only {compared} nested speakers compared");
+}
+
+/// The speakers' objects in `body`: each that starts `{"code":"…","name":`.
+fn speaker_texts(body: &str) -> Vec<&str> {
+    body.match_indices("{\"code\":\"")
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let after = &body[at + "{\"code\":\"".len()..];
+            after
+                .find('"')
+                .is_some_and(|end| after[end..].starts_with("\",\"name\":"))
+        })
+        .filter_map(|at| object_at(body, at))
+        .collect()
+}
+
+/// `text` with the array after the first `member` (which ends in `[`)
+/// emptied; the array holds no arrays.
+fn emptied(text: &str, member: &str) -> String {
+    let start = text.find(member).expect("the member") + member.len();
+    let end = start + text[start..].find(']').expect("the array's end");
+    format!("{}{}", &text[..start], &text[end..])
 }
 
 /// The answers list is ordered with its shared visible set, each `o` a set
