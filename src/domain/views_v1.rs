@@ -1428,12 +1428,7 @@ impl<'a> V1Renderer<'a> {
                     .collect(),
             ),
         };
-        let answer_positions = data
-            .answers_of_person
-            .of(position)
-            .iter()
-            .copied()
-            .filter(|&a| access.sees_answer_at(a));
+        let answer_positions = self.speaker_answers(position);
         let answers = match self.child("answers") {
             Some(child) => AnswerRefs::Objects(child.answer_list(answer_positions)),
             None => AnswerRefs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
@@ -1482,32 +1477,11 @@ pub struct SpeakerList<'a> {
 
 impl Serialize for SpeakerList<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // A buffer of the thread's, as `AnswerList`'s.
-        let mut text = SPEAKERS_TEXT.take();
-        text.clear();
-        text.push(b'[');
-        for (i, &(position, user)) in self.speakers.iter().enumerate() {
-            if i > 0 {
-                text.push(b',');
-            }
+        serialize_array_text(serializer, &self.speakers, |text, &(position, user)| {
             self.renderer
-                .write_speaker_nested(&mut text, position, user, self.users);
-        }
-        text.push(b']');
-        debug_assert!(std::str::from_utf8(&text).is_ok());
-        // SAFETY: `text` holds `&str`s, JSON text and ASCII, whole.
-        let written =
-            crate::json::Raw(unsafe { std::str::from_utf8_unchecked(&text) }).serialize(serializer);
-        if text.capacity() <= 1 << 20 {
-            SPEAKERS_TEXT.set(text);
-        }
-        written
+                .write_speaker_nested(text, position, user, self.users);
+        })
     }
-}
-
-thread_local! {
-    /// `SpeakerList`'s buffer, kept between lists.
-    static SPEAKERS_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl<'a> V1Renderer<'a> {
@@ -1561,13 +1535,7 @@ impl<'a> V1Renderer<'a> {
                 let options = child.child("options");
                 object.value("answers", |out| {
                     out.push(b'[');
-                    let shown = data
-                        .answers_of_person
-                        .of(position)
-                        .iter()
-                        .copied()
-                        .filter(|&a| access.sees_answer_at(a));
-                    for (i, a) in shown.enumerate() {
+                    for (i, a) in self.speaker_answers(position).enumerate() {
                         if i > 0 {
                             out.push(b',');
                         }
@@ -1590,6 +1558,21 @@ impl<'a> V1Renderer<'a> {
             object.optional_string("internal_notes", nullable(&profile.internal_notes));
         }
         object.close();
+    }
+
+    /// The positions of the speaker's answers the caller sees.
+    fn speaker_answers(
+        &self,
+        position: super::catalog::ProfileIx,
+    ) -> impl Iterator<Item = super::catalog::AnswerIx> + 'a {
+        let access = self.access;
+        access
+            .data
+            .answers_of_person
+            .of(position)
+            .iter()
+            .copied()
+            .filter(move |&a| access.sees_answer_at(a))
     }
 
     /// The speaker's submissions the caller sees with names, in pretalx's order.
@@ -2057,37 +2040,49 @@ impl Serialize for AnswerList<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let question = self.renderer.child("question");
         let options = self.renderer.child("options");
-        // The thread's buffer, taken (a list written inside this one would
-        // find it empty and allocate its own) and handed back: a buffer per
-        // list, grown as it was written, was 4 % of a page (callgrind).
-        let mut text = ANSWERS_TEXT.take();
-        text.clear();
-        text.push(b'[');
-        for (i, &position) in self.positions.iter().enumerate() {
-            if i > 0 {
-                text.push(b',');
-            }
+        serialize_array_text(serializer, &self.positions, |text, &position| {
             self.renderer
-                .write_answer(&mut text, position, question.as_ref(), options.as_ref());
-        }
-        text.push(b']');
-        // Only strings and JSON were written, all UTF-8; checked only in
-        // debug builds (a check of each list was 5 % of a page).
-        debug_assert!(std::str::from_utf8(&text).is_ok());
-        // SAFETY: `text` holds `&str`s, JSON text and ASCII, whole.
-        let written =
-            crate::json::Raw(unsafe { std::str::from_utf8_unchecked(&text) }).serialize(serializer);
-        // Kept unless one list made it large (a thread keeps it for good).
-        if text.capacity() <= 1 << 20 {
-            ANSWERS_TEXT.set(text);
-        }
-        written
+                .write_answer(text, position, question.as_ref(), options.as_ref());
+        })
     }
 }
 
+/// A JSON array of `items`, each written by `write`, serialised as the
+/// raw JSON text it makes (`AnswerList`, `SpeakerList`). Written into a
+/// buffer of the thread's, taken (a list written inside this one finds
+/// it empty and allocates its own) and handed back: a buffer per list,
+/// grown as it was written, was 4 % of a page (callgrind).
+fn serialize_array_text<S: Serializer, T>(
+    serializer: S,
+    items: &[T],
+    mut write: impl FnMut(&mut Vec<u8>, &T),
+) -> Result<S::Ok, S::Error> {
+    let mut text = LIST_TEXT.take();
+    text.clear();
+    text.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            text.push(b',');
+        }
+        write(&mut text, item);
+    }
+    text.push(b']');
+    // Only strings and JSON were written, all UTF-8; checked only in
+    // debug builds (a check of each list was 5 % of a page).
+    debug_assert!(std::str::from_utf8(&text).is_ok());
+    // SAFETY: `text` holds `&str`s, JSON text and ASCII, whole.
+    let written =
+        crate::json::Raw(unsafe { std::str::from_utf8_unchecked(&text) }).serialize(serializer);
+    // Kept unless one list made it large (a thread keeps it for good).
+    if text.capacity() <= 1 << 20 {
+        LIST_TEXT.set(text);
+    }
+    written
+}
+
 thread_local! {
-    /// `AnswerList`'s buffer, kept between lists.
-    static ANSWERS_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// `serialize_array_text`'s buffer, kept between lists.
+    static LIST_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl<'a> V1Renderer<'a> {
