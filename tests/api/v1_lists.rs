@@ -74,6 +74,13 @@ async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {
                     .await;
                 assert_eq!(detail.status, 200, "{role} {list}/{code}");
                 assert_eq!(&detail.body, item as &Value, "{role} {list}/{code}");
+                // Byte for byte too, keys in the same order: the list
+                // copies memoised objects as JSON text, the detail
+                // serialises their views.
+                assert!(
+                    page.text.contains(&detail.text),
+                    "{role} {list}/{code}: the detail's text is not the list item's"
+                );
             }
         }
     }
