@@ -1534,14 +1534,9 @@ impl<'a> V1Renderer<'a> {
                 let question = child.child("question");
                 let options = child.child("options");
                 object.value("answers", |out| {
-                    out.push(b'[');
-                    for (i, a) in self.speaker_answers(position).enumerate() {
-                        if i > 0 {
-                            out.push(b',');
-                        }
+                    write_array(out, self.speaker_answers(position), |out, a| {
                         child.write_answer(out, a, question.as_ref(), options.as_ref());
-                    }
-                    out.push(b']');
+                    });
                 });
             }
             None => object.raw("answers", "[]"),
@@ -2059,14 +2054,7 @@ fn serialize_array_text<S: Serializer, T>(
 ) -> Result<S::Ok, S::Error> {
     let mut text = LIST_TEXT.take();
     text.clear();
-    text.push(b'[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            text.push(b',');
-        }
-        write(&mut text, item);
-    }
-    text.push(b']');
+    write_array(&mut text, items, |text, item| write(text, item));
     // Only strings and JSON were written, all UTF-8; checked only in
     // debug builds (a check of each list was 5 % of a page).
     debug_assert!(std::str::from_utf8(&text).is_ok());
@@ -2078,6 +2066,22 @@ fn serialize_array_text<S: Serializer, T>(
         LIST_TEXT.set(text);
     }
     written
+}
+
+/// Appends a JSON array of `items`, each written by `write`.
+fn write_array<T>(
+    out: &mut Vec<u8>,
+    items: impl IntoIterator<Item = T>,
+    mut write: impl FnMut(&mut Vec<u8>, T),
+) {
+    out.push(b'[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item);
+    }
+    out.push(b']');
 }
 
 thread_local! {
