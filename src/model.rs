@@ -284,6 +284,51 @@ impl TokenHash {
 
 /// `token_hashes` carry their algorithm in the document: `sha256:HEX`; a
 /// token with an API version is an object.
+/// A list read into a vector of exactly its length. Serde grows a vector
+/// one element at a time (room for four after the first), and most of a
+/// submission's and a profile's lists hold one or two: 100,000 submissions
+/// kept some 19 MiB of room they never used (BENCHMARKS.md "Memory").
+/// Collected on the stack first, so no grown vector is left behind.
+mod exact_list {
+    use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+    use smallvec::SmallVec;
+
+    pub fn deserialize<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        struct Exact<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Exact<T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                let mut items: SmallVec<[T; 8]> = SmallVec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                let mut list = items.into_vec();
+                // Longer lists spilled into a grown vector.
+                list.shrink_to_fit();
+                Ok(list)
+            }
+        }
+        deserializer.deserialize_seq(Exact(std::marker::PhantomData))
+    }
+
+    /// The same, as a boxed slice (which `Vec::into_boxed_slice` makes of
+    /// an exact vector without moving it).
+    pub fn boxed<'de, D, T>(deserializer: D) -> Result<Box<[T]>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        deserialize(deserializer).map(Vec::into_boxed_slice)
+    }
+}
+
 mod token_hashes {
     use serde::ser::SerializeMap;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -517,6 +562,22 @@ impl Event {
         }
     }
 
+    /// Gives back the room that a load's lists grew into: items arrive one
+    /// at a time, so each list ends with up to twice the room it needs
+    /// (some 55 MiB for the 100,000-submission event, most of it never
+    /// touched). Items' own lists are read exact (`exact_list`).
+    pub fn shrink_to_fit(&mut self) {
+        exact(&mut self.submission_types);
+        exact(&mut self.tracks);
+        exact(&mut self.rooms);
+        exact(&mut self.tags);
+        exact(&mut self.questions);
+        exact(&mut self.speakers);
+        exact(&mut self.submissions);
+        exact(&mut self.answers);
+        exact(&mut self.reviews);
+    }
+
     /// Makes equal codes and texts of the event's many small records share
     /// one string each: 100,000 submissions come with some 1.7 million of
     /// them, mostly a few hundred thousand distinct codes said again.
@@ -554,6 +615,17 @@ impl User {
             strings.share(&mut user.locale);
             strings.share(&mut user.timezone);
         }
+    }
+}
+
+/// `list` moved into a vector of exactly its length. Not `shrink_to_fit`:
+/// mimalloc keeps a block that is at least half used, which most grown
+/// lists are.
+fn exact<T>(list: &mut Vec<T>) {
+    if list.capacity() > list.len() {
+        let mut moved = Vec::with_capacity(list.len());
+        moved.append(list);
+        *list = moved;
     }
 }
 
@@ -935,6 +1007,7 @@ pub struct SpeakerProfile {
     /// The user's code, shared with the submissions that name it.
     pub user: ArcStr,
     pub biography: String,
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub availabilities: Vec<Availability>,
     /// Checked in at the venue.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -1001,6 +1074,7 @@ pub struct Submission {
     pub code: ArcStr,
     pub title: String,
     /// User codes, in display order.
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub speakers: Vec<ArcStr>,
     pub submission_type: i64,
     pub track: Option<i64>,
@@ -1021,14 +1095,18 @@ pub struct Submission {
     #[serde(with = "timestamp")]
     pub created: Timestamp,
     /// Tag ids.
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub tags: Vec<i64>,
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub resources: Vec<Resource>,
     /// The organisers' anonymised texts; an empty text means "use the real
     /// one". Boxed: few submissions have them, and every one pays its size.
     pub anonymised: Option<Box<Anonymised>>,
     /// User codes.
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub assigned_reviewers: Vec<String>,
     /// Slots in the released schedule, in dataset order.
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub slots: Vec<Slot>,
     /// The submission's primary key upstream, for the schedule exports.
     pub id: Option<i64>,
@@ -1057,6 +1135,7 @@ pub struct Answer {
     pub review: Option<i64>,
     /// Option ids of the question. A boxed slice: most answers have none or
     /// one, and a slice is a word smaller than a `Vec`.
+    #[serde(deserialize_with = "exact_list::boxed")]
     pub options: Box<[i64]>,
 }
 
@@ -1075,7 +1154,11 @@ pub struct Review {
     pub updated: Timestamp,
     /// A score per category, at most one per category. A boxed slice: a
     /// word smaller than a `Vec`, and most reviews have none or a few.
-    #[serde(default, skip_serializing_if = "<[ReviewScore]>::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "<[ReviewScore]>::is_empty",
+        deserialize_with = "exact_list::boxed"
+    )]
     pub scores: Box<[ReviewScore]>,
 }
 

@@ -256,6 +256,7 @@ impl EventAssembler {
         in_order(&mut event.submissions, submissions);
         in_order(&mut event.answers, answers);
         in_order(&mut event.reviews, reviews);
+        event.shrink_to_fit();
         event
     }
 }
@@ -338,6 +339,7 @@ impl EventPatch {
             answers,
             reviews
         );
+        event.shrink_to_fit();
         Ok(Some(event))
     }
 

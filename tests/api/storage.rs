@@ -171,6 +171,51 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
     assert!(patch.apply(&wrong).unwrap().is_none());
 }
 
+/// A load keeps no room to grow: every list of a loaded event, and every
+/// small list of its items, holds as many elements as it has room for.
+/// Grown by pushes, the 100,000-submission event's lists held some 75 MiB
+/// of spare room (BENCHMARKS.md "Memory").
+#[tokio::test]
+async fn a_loaded_event_holds_no_spare_room() {
+    let db = helpers::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    let (dataset, _) = demo::generate(&demo::DemoOptions {
+        events: 1,
+        submissions: 37,
+        seed: 1,
+    });
+    store.import(&dataset, None).await.unwrap();
+    let loaded = store.load(&Default::default()).await.unwrap();
+    let event = &loaded.changed_events[0];
+    let spare = |what: &str, len: usize, capacity: usize| {
+        assert_eq!(capacity, len, "{what}: room for {capacity}, holds {len}");
+    };
+    macro_rules! lists {
+        ($owner:expr, $($list:ident),+) => {$(
+            spare(stringify!($list), $owner.$list.len(), $owner.$list.capacity());
+        )+};
+    }
+    lists!(
+        event,
+        submission_types,
+        tracks,
+        rooms,
+        tags,
+        questions,
+        speakers,
+        submissions,
+        answers,
+        reviews
+    );
+    assert!(event.submissions.iter().any(|s| !s.slots.is_empty() && !s.tags.is_empty()));
+    for sub in &event.submissions {
+        lists!(sub, speakers, tags, resources, slots, assigned_reviewers);
+    }
+    for profile in &event.speakers {
+        lists!(profile, availabilities);
+    }
+}
+
 #[tokio::test]
 async fn an_email_taken_by_a_stored_user_is_a_rejected_dataset_with_its_path() {
     let db = helpers::TestDatabase::new();
