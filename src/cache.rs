@@ -363,10 +363,10 @@ fn build_catalog(
             patched,
         });
     }
-    // A patched event shares its base's strings already (a clone of an
-    // `ArcStr` is the same string); sharing them again took seconds.
-    for mut event in loaded.changed_events {
-        event.share_strings();
+    // A loaded event's strings are shared as it is read (`model::shared`),
+    // a patched one's with its base (a clone of an `ArcStr` is the same
+    // string).
+    for event in loaded.changed_events {
         fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
     }
     let events = loaded

@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 
 /// An immutable string behind one thin pointer, shared by reference count:
 /// what hundreds of thousands of records repeat (user and submission codes,
-/// answer and review texts) is kept once per event (`Event::share_strings`),
-/// and a patched reload copies pointers, not text.
+/// answer and review texts) is kept once per event (`shared`), and a
+/// patched reload copies pointers, not text.
 pub use arcstr::ArcStr;
 
 /// An instant, always kept in UTC with microsecond precision. Responses
@@ -284,6 +284,76 @@ impl TokenHash {
 
 /// `token_hashes` carry their algorithm in the document: `sha256:HEX`; a
 /// token with an API version is an object.
+/// Strings shared as records are read: while `sharing` runs, each string
+/// a field marked `shared::one`, `optional` or `list` reads is the first
+/// equal one read, so a load allocates each of the few hundred thousand
+/// distinct codes and texts of an event's 1.7 million once. Shared after
+/// the load instead, the 100,000-submission event freed over a million
+/// copies, whose holes among the kept records stayed in serve's RSS
+/// (BENCHMARKS.md "Memory"). Without `sharing` (a dataset file), each
+/// string is its own.
+pub mod shared {
+    use std::cell::RefCell;
+
+    use serde::de::{Deserialize, Deserializer, Visitor};
+
+    use super::{ArcStr, SharedStrings};
+
+    thread_local! {
+        static TABLE: RefCell<Option<SharedStrings>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `read` sharing its strings with those of `table`, which gains
+    /// the new ones.
+    pub fn sharing<R>(table: &mut SharedStrings, read: impl FnOnce() -> R) -> R {
+        TABLE.with(|t| *t.borrow_mut() = Some(std::mem::take(table)));
+        let result = read();
+        *table = TABLE.with(|t| t.borrow_mut().take()).unwrap_or_default();
+        result
+    }
+
+    fn share(text: &str) -> ArcStr {
+        TABLE.with(|t| match t.borrow_mut().as_mut() {
+            Some(table) => table.get_or_insert(text),
+            None => ArcStr::from(text),
+        })
+    }
+
+    struct Shared(ArcStr);
+
+    impl<'de> Deserialize<'de> for Shared {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Shared, D::Error> {
+            struct Text;
+            impl Visitor<'_> for Text {
+                type Value = Shared;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_str<E>(self, text: &str) -> Result<Shared, E> {
+                    Ok(Shared(share(text)))
+                }
+            }
+            deserializer.deserialize_str(Text)
+        }
+    }
+
+    pub fn one<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ArcStr, D::Error> {
+        Shared::deserialize(deserializer).map(|shared| shared.0)
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<ArcStr>, D::Error> {
+        Option::<Shared>::deserialize(deserializer).map(|shared| shared.map(|s| s.0))
+    }
+
+    /// An exact list (`exact_list`) of shared strings.
+    pub fn list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<ArcStr>, D::Error> {
+        super::exact_list::deserialize::<D, Shared>(deserializer)
+            .map(|list| list.into_iter().map(|shared| shared.0).collect())
+    }
+}
+
 /// A list read into a vector of exactly its length. Serde grows a vector
 /// one element at a time (room for four after the first), and most of a
 /// submission's and a profile's lists hold one or two: 100,000 submissions
@@ -577,34 +647,6 @@ impl Event {
         exact(&mut self.answers);
         exact(&mut self.reviews);
     }
-
-    /// Makes equal codes and texts of the event's many small records share
-    /// one string each: 100,000 submissions come with some 1.7 million of
-    /// them, mostly a few hundred thousand distinct codes said again.
-    pub fn share_strings(&mut self) {
-        let mut strings = SharedStrings::default();
-        let mut share = |text: &mut ArcStr| strings.share(text);
-        for profile in &mut self.speakers {
-            share(&mut profile.user);
-        }
-        for sub in &mut self.submissions {
-            share(&mut sub.code);
-            sub.speakers.iter_mut().for_each(&mut share);
-            share(&mut sub.content_locale);
-        }
-        for answer in &mut self.answers {
-            share(&mut answer.answer);
-            [&mut answer.submission, &mut answer.person]
-                .into_iter()
-                .flatten()
-                .for_each(&mut share);
-        }
-        for review in &mut self.reviews {
-            share(&mut review.submission);
-            share(&mut review.user);
-            share(&mut review.text);
-        }
-    }
 }
 
 impl User {
@@ -631,9 +673,21 @@ fn exact<T>(list: &mut Vec<T>) {
 
 /// The strings seen so far, to replace an equal one by the first.
 #[derive(Default)]
-struct SharedStrings(rustc_hash::FxHashSet<ArcStr>);
+pub struct SharedStrings(rustc_hash::FxHashSet<ArcStr>);
 
 impl SharedStrings {
+    /// The string equal to `text` seen first, `text` itself if none was.
+    fn get_or_insert(&mut self, text: &str) -> ArcStr {
+        match self.0.get(text) {
+            Some(shared) => shared.clone(),
+            None => {
+                let shared = ArcStr::from(text);
+                self.0.insert(shared.clone());
+                shared
+            }
+        }
+    }
+
     fn share(&mut self, text: &mut ArcStr) {
         match self.0.get(text.as_str()) {
             Some(shared) => *text = shared.clone(),
@@ -1005,6 +1059,7 @@ pub struct Question {
 #[serde(deny_unknown_fields)]
 pub struct SpeakerProfile {
     /// The user's code, shared with the submissions that name it.
+    #[serde(deserialize_with = "shared::one")]
     pub user: ArcStr,
     pub biography: String,
     #[serde(deserialize_with = "exact_list::deserialize")]
@@ -1071,10 +1126,11 @@ pub struct Slot {
 #[serde(deny_unknown_fields)]
 pub struct Submission {
     /// Shared with the answers and reviews that name the submission.
+    #[serde(deserialize_with = "shared::one")]
     pub code: ArcStr,
     pub title: String,
     /// User codes, in display order.
-    #[serde(deserialize_with = "exact_list::deserialize")]
+    #[serde(deserialize_with = "shared::list")]
     pub speakers: Vec<ArcStr>,
     pub submission_type: i64,
     pub track: Option<i64>,
@@ -1089,7 +1145,8 @@ pub struct Submission {
     pub slot_count: i64,
     pub do_not_record: bool,
     pub is_featured: bool,
-    /// One of the event's few locales, shared (`Event::share_strings`).
+    /// One of the event's few locales, shared (`shared`).
+    #[serde(deserialize_with = "shared::one")]
     pub content_locale: ArcStr,
     pub image: Option<String>,
     #[serde(with = "timestamp")]
@@ -1128,9 +1185,12 @@ pub struct Submission {
 pub struct Answer {
     pub id: i64,
     pub question: i64,
+    #[serde(deserialize_with = "shared::one")]
     pub answer: ArcStr,
     pub answer_file: Option<ArcStr>,
+    #[serde(default, deserialize_with = "shared::optional")]
     pub submission: Option<ArcStr>,
+    #[serde(default, deserialize_with = "shared::optional")]
     pub person: Option<ArcStr>,
     pub review: Option<i64>,
     /// Option ids of the question. A boxed slice: most answers have none or
@@ -1143,9 +1203,12 @@ pub struct Answer {
 #[serde(deny_unknown_fields)]
 pub struct Review {
     pub id: i64,
+    #[serde(deserialize_with = "shared::one")]
     pub submission: ArcStr,
     /// User code of the reviewer.
+    #[serde(deserialize_with = "shared::one")]
     pub user: ArcStr,
+    #[serde(deserialize_with = "shared::one")]
     pub text: ArcStr,
     pub score: Option<f64>,
     #[serde(with = "timestamp")]

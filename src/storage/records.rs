@@ -212,6 +212,8 @@ pub fn parse_user(body: &str) -> Result<User, StoreError> {
 pub struct EventAssembler {
     event: Event,
     positions: [Vec<i64>; 9],
+    /// The event's strings read so far (`model::shared`).
+    strings: crate::model::SharedStrings,
 }
 
 impl EventAssembler {
@@ -219,11 +221,18 @@ impl EventAssembler {
         Ok(EventAssembler {
             event: parse("event", event_body)?,
             positions: Default::default(),
+            strings: Default::default(),
         })
     }
 
     pub fn add(&mut self, kind: Kind, position: i64, body: &str) -> Result<(), StoreError> {
         let e = &mut self.event;
+        crate::model::shared::sharing(&mut self.strings, || Self::parse_into(e, kind, body))?;
+        self.positions[kind as usize].push(position);
+        Ok(())
+    }
+
+    fn parse_into(e: &mut Event, kind: Kind, body: &str) -> Result<(), StoreError> {
         match kind {
             Kind::SubmissionType => e.submission_types.push(parse("submission type", body)?),
             Kind::Track => e.tracks.push(parse("track", body)?),
@@ -235,7 +244,6 @@ impl EventAssembler {
             Kind::Answer => e.answers.push(parse("answer", body)?),
             Kind::Review => e.reviews.push(parse("review", body)?),
         }
-        self.positions[kind as usize].push(position);
         Ok(())
     }
 
@@ -244,6 +252,7 @@ impl EventAssembler {
         let EventAssembler {
             mut event,
             positions,
+            strings: _,
         } = self;
         let [types, tracks, rooms, tags, questions, speakers, submissions, answers, reviews] =
             positions;

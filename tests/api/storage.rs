@@ -207,13 +207,86 @@ async fn a_loaded_event_holds_no_spare_room() {
         answers,
         reviews
     );
-    assert!(event.submissions.iter().any(|s| !s.slots.is_empty() && !s.tags.is_empty()));
+    assert!(event
+        .submissions
+        .iter()
+        .any(|s| !s.slots.is_empty() && !s.tags.is_empty()));
     for sub in &event.submissions {
         lists!(sub, speakers, tags, resources, slots, assigned_reviewers);
     }
     for profile in &event.speakers {
         lists!(profile, availabilities);
     }
+}
+
+/// A loaded event keeps each code and text once: the answers, reviews and
+/// speakers that name a submission or a user share its string, and equal
+/// answer and review texts are one string. A dataset read from a file
+/// shares nothing (each string its own).
+#[tokio::test]
+async fn a_loaded_event_keeps_each_code_and_text_once() {
+    use confapi::model::ArcStr;
+    let db = helpers::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    let (dataset, _) = demo::generate(&demo::DemoOptions {
+        events: 1,
+        submissions: 37,
+        seed: 1,
+    });
+    let same = |a: &ArcStr, b: &ArcStr| a == b && std::ptr::eq(a.as_ptr(), b.as_ptr());
+    let file = &dataset.events[0];
+    let first = &file.submissions[0];
+    let named = file
+        .answers
+        .iter()
+        .find_map(|a| a.submission.as_ref().filter(|c| **c == first.code));
+    assert!(!same(
+        &first.code,
+        named.expect("an answer names the first submission")
+    ));
+
+    store.import(&dataset, None).await.unwrap();
+    let loaded = store.load(&Default::default()).await.unwrap();
+    let event = &loaded.changed_events[0];
+    let code = |text: &str| {
+        event
+            .submissions
+            .iter()
+            .map(|s| &s.code)
+            .chain(event.speakers.iter().map(|p| &p.user))
+            .find(|c| c.as_str() == text)
+            .expect("a submission or a speaker of this code")
+            .clone()
+    };
+    let mut checked = 0;
+    for answer in &event.answers {
+        for named in answer.submission.iter().chain(&answer.person) {
+            assert!(same(named, &code(named)), "answer {}: {named}", answer.id);
+            checked += 1;
+        }
+    }
+    for review in &event.reviews {
+        assert!(
+            same(&review.submission, &code(&review.submission)),
+            "review {}",
+            review.id
+        );
+        checked += 1;
+    }
+    for sub in &event.submissions {
+        for speaker in &sub.speakers {
+            assert!(same(speaker, &code(speaker)), "{}: {speaker}", sub.code);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} names checked");
+    let texts: Vec<&ArcStr> = event.answers.iter().map(|a| &a.answer).collect();
+    let repeated = texts
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| texts[i + 1..].iter().find(|b| a == *b).map(|b| (*a, *b)));
+    let (a, b) = repeated.expect("two answers with the same text");
+    assert!(same(a, b), "{a}");
 }
 
 #[tokio::test]
