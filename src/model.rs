@@ -282,8 +282,6 @@ impl TokenHash {
     }
 }
 
-/// `token_hashes` carry their algorithm in the document: `sha256:HEX`; a
-/// token with an API version is an object.
 /// Strings shared as records are read: while `sharing` runs, each string
 /// a field marked `shared::one`, `optional` or `list` reads is the first
 /// equal one read, so a load allocates each of the few hundred thousand
@@ -399,6 +397,8 @@ mod exact_list {
     }
 }
 
+/// `token_hashes` carry their algorithm in the document: `sha256:HEX`; a
+/// token with an API version is an object.
 mod token_hashes {
     use serde::ser::SerializeMap;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
