@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData, Users};
 use crate::model::User;
+use crate::storage::records::InStoredOrder;
 use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
 
 pub struct CatalogCache {
@@ -347,10 +348,21 @@ fn build_catalog(
             .event(patch.slug())
             .filter(|e| e.event.slug == patch.slug());
         let started = Instant::now();
-        match base.map(|base| patch.apply(&base.event)).transpose()? {
+        match base
+            .map(|base| {
+                let stored = InStoredOrder {
+                    submissions: base.stored_submissions(),
+                    speakers: base.stored_speakers(),
+                    answers: base.stored_answers(),
+                    reviews: base.stored_reviews(),
+                };
+                patch.apply_in_order(&base.event, &stored)
+            })
+            .transpose()?
+        {
             Some(Some(event)) => {
                 let applied = started.elapsed();
-                fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
+                fresh.insert(event.slug.clone(), Arc::new(EventData::serving(event)));
                 tracing::debug!(?applied, indexed = ?started.elapsed(), bodies = patch.bodies(), "reload: patched");
             }
             _ => unpatched.push(patch.slug().to_string()),
@@ -367,7 +379,7 @@ fn build_catalog(
     // a patched one's with its base (a clone of an `ArcStr` is the same
     // string).
     for event in loaded.changed_events {
-        fresh.insert(event.slug.clone(), Arc::new(EventData::new(event)));
+        fresh.insert(event.slug.clone(), Arc::new(EventData::serving(event)));
     }
     let events = loaded
         .event_versions

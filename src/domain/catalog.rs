@@ -265,6 +265,42 @@ pub struct EventData {
     pub reviews_of_submission: Groups<SubmissionIx, ReviewIx>,
     /// Users who wrote at least one review in this event.
     pub reviewers_who_wrote: HashSet<String>,
+    /// Where each of the event's big lists keeps the store's order, when
+    /// the serving snapshot holds them in page order (`EventData::serving`);
+    /// `None`: in the store's order.
+    pub stored_order: Option<StoredOrder>,
+}
+
+/// For each item of the event's big lists in the store's order, its
+/// position in the serving snapshot's list (`EventData::serving`). What
+/// shows the store's order (a replica's patch, the schedule exports' talks,
+/// the change feed's walk, the ties of every sort) reads it through these.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredOrder {
+    pub submissions: Vec<SubmissionIx>,
+    pub speakers: Vec<ProfileIx>,
+    pub answers: Vec<AnswerIx>,
+    pub reviews: Vec<ReviewIx>,
+}
+
+/// The positions of a list of `len` items in the store's order (`order`,
+/// or list order where the list is kept in it).
+fn stored_positions<I: Copy + From<u32>>(order: Option<&[I]>, len: usize) -> Vec<I> {
+    match order {
+        Some(order) => order.to_vec(),
+        None => (0..len as u32).map(I::from).collect(),
+    }
+}
+
+/// The items of `items` in the store's order.
+fn in_stored_order<'a, T, I: Copy + From<u32>>(items: &'a [T], order: Option<&[I]>) -> Vec<&'a T>
+where
+    usize: From<I>,
+{
+    match order {
+        Some(order) => order.iter().map(|&i| &items[usize::from(i)]).collect(),
+        None => items.iter().collect(),
+    }
 }
 
 fn index_by<'t, T, K: std::hash::Hash + Eq, I>(
@@ -300,20 +336,169 @@ fn compare_lower(code: &str, lower: &str) -> Ordering {
     }
 }
 
-/// Positions `0..len` sorted by a lower-cased code, equal ones in list order.
-fn by_lower_code<I: From<u32>>(len: usize, code: impl Fn(usize) -> String) -> Vec<I> {
-    let mut order: Vec<u32> = (0..len as u32).collect();
-    order.sort_by_cached_key(|&i| code(i as usize));
-    order.into_iter().map(I::from).collect()
+/// Moves the event's big lists into the order a page of submissions reads
+/// them, and returns where each item of the store's order went. Stored in
+/// the dataset's order (by id, where codes are random), one page's fifty
+/// submissions, their speakers, answers and reviews, and the catalog's
+/// tables beside them, lay in fifty places across the event: a cache miss
+/// each. In page order they are a few runs of adjacent memory: submissions
+/// by code (v1's and the legacy lists' order); speaker profiles by their
+/// first submission; answers by submission, each submission's followed by
+/// its speakers' answers not placed before; reviews by submission; the
+/// rest (reviews' answers, speakers without submissions) after them, in
+/// the store's order. What shows the store's order reads it through the
+/// returned `StoredOrder`; the catalog's sorts start from it, so that their
+/// ties fall as before.
+fn order_for_pages(event: &mut Event) -> StoredOrder {
+    let subs = &event.submissions;
+    let mut by_code: Vec<u32> = (0..subs.len() as u32).collect();
+    by_code.sort_by(|&a, &b| subs[a as usize].code.cmp(&subs[b as usize].code));
+    let code_rank: HashMap<&str, u32> = by_code
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| (subs[i as usize].code.as_str(), rank as u32))
+        .collect();
+    let profiles = &event.speakers;
+    let profile_of: HashMap<&str, u32> = profiles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.user.as_str(), i as u32))
+        .collect();
+    // Each profile's new position and its first submission's rank.
+    const UNPLACED: u32 = u32::MAX;
+    let mut profile_place: Vec<(u32, u32)> = vec![(UNPLACED, UNPLACED); profiles.len()];
+    let mut profile_order: Vec<usize> = Vec::with_capacity(profiles.len());
+    for (rank, &i) in by_code.iter().enumerate() {
+        for code in &subs[i as usize].speakers {
+            if let Some(&p) = profile_of.get(code.as_str()) {
+                if profile_place[p as usize].0 == UNPLACED {
+                    profile_place[p as usize] = (profile_order.len() as u32, rank as u32);
+                    profile_order.push(p as usize);
+                }
+            }
+        }
+    }
+    // Sort keys: (submission rank, 0 for its own answers or 1 + the
+    // speaker's new position, stored position).
+    let mut answer_keys: Vec<(u32, u32, u32)> = event
+        .answers
+        .iter()
+        .enumerate()
+        .map(|(i, answer)| {
+            let place = if let Some(code) = &answer.submission {
+                code_rank.get(code.as_str()).map(|&rank| (rank, 0))
+            } else if let Some(user) = &answer.person {
+                profile_of
+                    .get(user.as_str())
+                    .map(|&p| profile_place[p as usize])
+                    .filter(|&(_, rank)| rank != UNPLACED)
+                    .map(|(position, rank)| (rank, 1 + position))
+            } else {
+                None
+            };
+            let (rank, second) = place.unwrap_or((UNPLACED, 0));
+            (rank, second, i as u32)
+        })
+        .collect();
+    answer_keys.sort_unstable();
+    let mut review_keys: Vec<(u32, u32)> = event
+        .reviews
+        .iter()
+        .enumerate()
+        .map(|(i, review)| {
+            let rank = code_rank.get(review.submission.as_str()).copied();
+            (rank.unwrap_or(UNPLACED), i as u32)
+        })
+        .collect();
+    review_keys.sort_unstable();
+    let submission_order: Vec<usize> = by_code.iter().map(|&i| i as usize).collect();
+    let answer_order: Vec<usize> = answer_keys.iter().map(|k| k.2 as usize).collect();
+    let review_order: Vec<usize> = review_keys.iter().map(|k| k.1 as usize).collect();
+    drop((code_rank, profile_of));
+    let (submissions, stored_submissions) =
+        permuted(std::mem::take(&mut event.submissions), submission_order);
+    let (speakers, stored_speakers) = permuted(std::mem::take(&mut event.speakers), profile_order);
+    let (answers, stored_answers) = permuted(std::mem::take(&mut event.answers), answer_order);
+    let (reviews, stored_reviews) = permuted(std::mem::take(&mut event.reviews), review_order);
+    event.submissions = submissions;
+    event.speakers = speakers;
+    event.answers = answers;
+    event.reviews = reviews;
+    StoredOrder {
+        submissions: stored_submissions,
+        speakers: stored_speakers,
+        answers: stored_answers,
+        reviews: stored_reviews,
+    }
+}
+
+/// `items` with those at `first` (positions, each once) first, in that
+/// order, then the rest in theirs; and for each old position, its new one.
+fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, mut first: Vec<usize>) -> (Vec<T>, Vec<I>) {
+    let mut placed = vec![false; items.len()];
+    for &i in &first {
+        placed[i] = true;
+    }
+    first.extend((0..items.len()).filter(|&i| !placed[i]));
+    let mut new_position = vec![I::from(0); items.len()];
+    for (new, &old) in first.iter().enumerate() {
+        new_position[old] = I::from(new as u32);
+    }
+    let mut taken: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    let items = first.iter().filter_map(|&i| taken[i].take()).collect();
+    (items, new_position)
+}
+
+/// `positions` (every position of a list, in the store's order) sorted by
+/// a lower-cased code, equal ones in the store's order.
+fn by_lower_code<I: Copy>(mut positions: Vec<I>, code: impl Fn(I) -> String) -> Vec<I> {
+    positions.sort_by_cached_key(|&i| code(i));
+    positions
+}
+
+/// `index_by` over `positions` (every position of `items`), in that order.
+fn index_in_order<'t, T, K: std::hash::Hash + Eq, I: Copy>(
+    items: &'t [T],
+    positions: &[I],
+    key: impl Fn(&'t T) -> K,
+) -> HashMap<K, I>
+where
+    usize: From<I>,
+{
+    positions
+        .iter()
+        .map(|&i| (key(&items[usize::from(i)]), i))
+        .collect()
 }
 
 impl EventData {
+    /// The snapshot of `event` with its lists in the store's order.
     pub fn new(event: Event) -> Self {
+        Self::build(event, None)
+    }
+
+    /// The snapshot served: `new`'s, with the event's big lists in the
+    /// order pages read them (`order_for_pages`).
+    pub fn serving(mut event: Event) -> Self {
+        let stored = order_for_pages(&mut event);
+        Self::build(event, Some(stored))
+    }
+
+    fn build(event: Event, stored_order: Option<StoredOrder>) -> Self {
+        let stored = stored_order.as_ref();
+        let stored_submissions: Vec<SubmissionIx> =
+            stored_positions(stored.map(|o| &o.submissions[..]), event.submissions.len());
+        let stored_profiles: Vec<ProfileIx> =
+            stored_positions(stored.map(|o| &o.speakers[..]), event.speakers.len());
+        let stored_answers: Vec<AnswerIx> =
+            stored_positions(stored.map(|o| &o.answers[..]), event.answers.len());
+        let stored_reviews: Vec<ReviewIx> =
+            stored_positions(stored.map(|o| &o.reviews[..]), event.reviews.len());
         let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
 
-        let mut submissions_by_code: Vec<SubmissionIx> = SubmissionIx::all(subs.len()).collect();
+        let mut submissions_by_code: Vec<SubmissionIx> = stored_submissions.clone();
         submissions_by_code.sort_by(|&a, &b| subs[a].code.cmp(&subs[b].code));
         let is_talk: Per<SubmissionIx, bool> = subs
             .iter()
@@ -333,14 +518,14 @@ impl EventData {
             .filter(|&i| is_public_talk[i])
             .collect();
         let profiles = &event.speakers;
-        let mut profiles_by_code: Vec<ProfileIx> = ProfileIx::all(profiles.len()).collect();
+        let mut profiles_by_code: Vec<ProfileIx> = stored_profiles.clone();
         profiles_by_code.sort_by(|&a, &b| profiles[a].user.cmp(&profiles[b].user));
         // Hash maps of borrowed codes, for building only: a binary search
         // per answer and speaker made indexing (and so each reload) of the
         // 100,000-submission event take seconds. The last of equal codes
         // wins, as with the lookups the event keeps.
-        let profile_map = index_by(profiles, at::<ProfileIx>, |p| p.user.as_str());
-        let submission_map = index_by(subs, at::<SubmissionIx>, |s| s.code.as_str());
+        let profile_map = index_in_order(profiles, &stored_profiles, |p| p.user.as_str());
+        let submission_map = index_in_order(subs, &stored_submissions, |s| s.code.as_str());
         let profile_of = |user: &str| profile_map.get(user).copied();
         let submission_of = |code: &str| submission_map.get(code).copied();
 
@@ -379,7 +564,7 @@ impl EventData {
         );
         let answers = &event.answers;
         let reviews = &event.reviews;
-        let mut reviews_by_id: Vec<ReviewIx> = ReviewIx::all(reviews.len()).collect();
+        let mut reviews_by_id: Vec<ReviewIx> = stored_reviews.clone();
         reviews_by_id.sort_by_key(|&i| reviews[i].id);
         let review_of = |id: i64| find(&reviews_by_id, |r| reviews[r].id.cmp(&id));
         let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);
@@ -396,7 +581,7 @@ impl EventData {
                 found.unwrap_or(AnswerOwner::Missing)
             })
             .collect();
-        let mut answers_by_id: Vec<AnswerIx> = AnswerIx::all(answers.len()).collect();
+        let mut answers_by_id: Vec<AnswerIx> = stored_answers;
         answers_by_id.sort_by_key(|&i| answers[i].id);
         let public_owner_answers_by_id = answers_by_id
             .iter()
@@ -428,7 +613,7 @@ impl EventData {
             reviews.len(),
             by_id.filter_map(|(i, a)| Some((review_of(a.review?)?, i))),
         );
-        let mut reviews_ordered: Vec<ReviewIx> = ReviewIx::all(reviews.len()).collect();
+        let mut reviews_ordered: Vec<ReviewIx> = stored_reviews;
         reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
         let review_submission: Per<ReviewIx, Option<SubmissionIx>> = reviews
             .iter()
@@ -446,7 +631,9 @@ impl EventData {
             schedule_public,
             review_submission,
             reviews_of_submission,
-            submissions_by_lower_code: by_lower_code(subs.len(), |i| subs[i].code.to_lowercase()),
+            submissions_by_lower_code: by_lower_code(stored_submissions, |i| {
+                subs[i].code.to_lowercase()
+            }),
             submissions_by_code,
             talks_by_code,
             public_talks_by_code,
@@ -454,7 +641,7 @@ impl EventData {
             is_talk,
             is_public_talk,
             speaker_profiles,
-            profiles_by_lower_code: by_lower_code(profiles.len(), |i| {
+            profiles_by_lower_code: by_lower_code(stored_profiles, |i| {
                 profiles[i].user.to_lowercase()
             }),
             profiles_by_code,
@@ -475,8 +662,77 @@ impl EventData {
             profile_submissions,
             reviews_ordered,
             reviewers_who_wrote: reviews.iter().map(|r| r.user.to_string()).collect(),
+            stored_order,
             event,
         }
+    }
+
+    /// The event's submissions in the order the store keeps them (a
+    /// patch's positions, the schedule exports' talks and the feed's walk
+    /// are in that order).
+    pub fn stored_submissions(&self) -> Vec<&Submission> {
+        in_stored_order(
+            &self.event.submissions,
+            self.stored_order().map(|o| &o.submissions[..]),
+        )
+    }
+
+    /// The event's speaker profiles in the order the store keeps them.
+    pub fn stored_speakers(&self) -> Vec<&SpeakerProfile> {
+        in_stored_order(
+            &self.event.speakers,
+            self.stored_order().map(|o| &o.speakers[..]),
+        )
+    }
+
+    /// The event's answers in the order the store keeps them.
+    pub fn stored_answers(&self) -> Vec<&Answer> {
+        in_stored_order(
+            &self.event.answers,
+            self.stored_order().map(|o| &o.answers[..]),
+        )
+    }
+
+    /// The event's reviews in the order the store keeps them.
+    pub fn stored_reviews(&self) -> Vec<&Review> {
+        in_stored_order(
+            &self.event.reviews,
+            self.stored_order().map(|o| &o.reviews[..]),
+        )
+    }
+
+    /// The positions of the event's submissions, in the store's order.
+    pub fn submission_positions_stored(&self) -> Vec<SubmissionIx> {
+        let order = self.stored_order().map(|o| &o.submissions[..]);
+        stored_positions(order, self.event.submissions.len())
+    }
+
+    /// The positions of the event's speaker profiles, in the store's order.
+    pub fn profile_positions_stored(&self) -> Vec<ProfileIx> {
+        stored_positions(
+            self.stored_order().map(|o| &o.speakers[..]),
+            self.event.speakers.len(),
+        )
+    }
+
+    /// The positions of the event's answers, in the store's order.
+    pub fn answer_positions_stored(&self) -> Vec<AnswerIx> {
+        stored_positions(
+            self.stored_order().map(|o| &o.answers[..]),
+            self.event.answers.len(),
+        )
+    }
+
+    /// The positions of the event's reviews, in the store's order.
+    pub fn review_positions_stored(&self) -> Vec<ReviewIx> {
+        stored_positions(
+            self.stored_order().map(|o| &o.reviews[..]),
+            self.event.reviews.len(),
+        )
+    }
+
+    fn stored_order(&self) -> Option<&StoredOrder> {
+        self.stored_order.as_ref()
     }
 
     /// The position of the submission with this code.
@@ -818,10 +1074,8 @@ mod tests {
         assert_eq!(compare_lower("ABD", "abc"), Ordering::Greater);
         assert_eq!(compare_lower("AB", "abc"), Ordering::Less);
         let codes = ["b", "A", "a", "C"];
-        let order: Vec<usize> = by_lower_code::<u32>(codes.len(), |i| codes[i].to_lowercase())
-            .into_iter()
-            .map(|i| i as usize)
-            .collect();
+        let order: Vec<usize> =
+            by_lower_code((0..codes.len()).collect(), |i| codes[i].to_lowercase());
         assert_eq!(order, [1, 2, 0, 3]);
         assert_eq!(find(&order, |i| compare_lower(codes[i], "a")), Some(2));
     }
@@ -837,5 +1091,233 @@ mod tests {
         assert_eq!(groups.of(SubmissionIx::from(0)), [11]);
         assert_eq!(groups.of(SubmissionIx::from(1)), [] as [u32; 0]);
         assert_eq!(groups.of(SubmissionIx::from(2)), [10, 12]);
+    }
+
+    fn demo_event() -> Event {
+        let options = crate::dataset::demo::DemoOptions {
+            events: 1,
+            submissions: 400,
+            seed: 11,
+        };
+        crate::dataset::demo::generate(&options).0.events.remove(0)
+    }
+
+    #[test]
+    fn the_serving_snapshot_keeps_its_lists_in_page_order_and_shows_the_same() {
+        let event = demo_event();
+        let plain = EventData::new(event.clone());
+        let serving = EventData::serving(event.clone());
+
+        // The store's order is still known: patches, exports and the feed
+        // read it.
+        let owned =
+            |items: Vec<&Submission>| -> Vec<Submission> { items.into_iter().cloned().collect() };
+        assert_eq!(owned(serving.stored_submissions()), event.submissions);
+        assert_eq!(owned(plain.stored_submissions()), event.submissions);
+        let back: Vec<SpeakerProfile> = serving.stored_speakers().into_iter().cloned().collect();
+        assert_eq!(back, event.speakers);
+        let back: Vec<Answer> = serving.stored_answers().into_iter().cloned().collect();
+        assert_eq!(back, event.answers);
+        let back: Vec<Review> = serving.stored_reviews().into_iter().cloned().collect();
+        assert_eq!(back, event.reviews);
+        let code = |data: &EventData, i: SubmissionIx| data.event.submissions[i].code.to_string();
+        let user = |data: &EventData, p: ProfileIx| data.event.speakers[p].user.to_string();
+        let codes = |data: &EventData, list: &[SubmissionIx]| -> Vec<String> {
+            list.iter().map(|&i| code(data, i)).collect()
+        };
+        let users = |data: &EventData, list: &[ProfileIx]| -> Vec<String> {
+            list.iter().map(|&p| user(data, p)).collect()
+        };
+        assert_eq!(
+            codes(&serving, &serving.submission_positions_stored()),
+            codes(&plain, &plain.submission_positions_stored())
+        );
+        assert_eq!(
+            users(&serving, &serving.profile_positions_stored()),
+            users(&plain, &plain.profile_positions_stored())
+        );
+        assert_ne!(
+            codes(
+                &serving,
+                &SubmissionIx::all(event.submissions.len()).collect::<Vec<_>>()
+            ),
+            codes(
+                &plain,
+                &SubmissionIx::all(event.submissions.len()).collect::<Vec<_>>()
+            ),
+            "the demo's submissions are not stored by code"
+        );
+
+        // Page order: submissions by code, each one's answers and reviews
+        // side by side, in that order; profiles by first submission.
+        let in_order: Vec<SubmissionIx> = SubmissionIx::all(event.submissions.len()).collect();
+        assert_eq!(serving.submissions_by_code, in_order);
+        let mut next = 0;
+        for &s in &serving.submissions_by_code {
+            let mut positions: Vec<usize> = serving
+                .answers_of_submission
+                .of(s)
+                .iter()
+                .map(|&a| a.get())
+                .collect();
+            positions.sort_unstable();
+            if let Some(&first) = positions.first() {
+                assert!(first >= next, "{}", code(&serving, s));
+                assert_eq!(
+                    positions,
+                    (first..first + positions.len()).collect::<Vec<_>>()
+                );
+                next = first + positions.len();
+            }
+        }
+        assert!(
+            next > event.answers.len() / 2,
+            "{next} of {}",
+            event.answers.len()
+        );
+        let mut next = 0;
+        for &s in &serving.submissions_by_code {
+            let mut positions: Vec<usize> = serving
+                .reviews_of_submission
+                .of(s)
+                .iter()
+                .map(|&r| r.get())
+                .collect();
+            positions.sort_unstable();
+            if let Some(&first) = positions.first() {
+                assert_eq!(first, next, "{}", code(&serving, s));
+                assert_eq!(
+                    positions,
+                    (first..first + positions.len()).collect::<Vec<_>>()
+                );
+                next = first + positions.len();
+            }
+        }
+        let mut next = 0;
+        for &s in &serving.submissions_by_code {
+            for p in serving.speaker_profiles.of(s).iter().flatten() {
+                assert!(p.get() <= next, "{}", user(&serving, *p));
+                next = next.max(p.get() + 1);
+            }
+        }
+
+        // Every list, group, table and lookup shows the same objects.
+        assert_eq!(
+            codes(&serving, &serving.submissions_by_code),
+            codes(&plain, &plain.submissions_by_code)
+        );
+        assert_eq!(
+            codes(&serving, &serving.submissions_by_lower_code),
+            codes(&plain, &plain.submissions_by_lower_code)
+        );
+        assert_eq!(
+            codes(&serving, &serving.talks_by_code),
+            codes(&plain, &plain.talks_by_code)
+        );
+        assert_eq!(
+            codes(&serving, &serving.public_talks_by_code),
+            codes(&plain, &plain.public_talks_by_code)
+        );
+        assert_eq!(
+            users(&serving, &serving.profiles_by_code),
+            users(&plain, &plain.profiles_by_code)
+        );
+        assert_eq!(
+            users(&serving, &serving.profiles_by_lower_code),
+            users(&plain, &plain.profiles_by_lower_code)
+        );
+        assert_eq!(
+            users(&serving, &serving.public_profiles_by_code),
+            users(&plain, &plain.public_profiles_by_code)
+        );
+        let ids = |data: &EventData, list: &[AnswerIx]| -> Vec<i64> {
+            list.iter().map(|&a| data.event.answers[a].id).collect()
+        };
+        let review_ids = |data: &EventData, list: &[ReviewIx]| -> Vec<i64> {
+            list.iter().map(|&r| data.event.reviews[r].id).collect()
+        };
+        assert_eq!(
+            ids(&serving, &serving.answers_by_id),
+            ids(&plain, &plain.answers_by_id)
+        );
+        assert_eq!(
+            ids(&serving, &serving.public_owner_answers_by_id),
+            ids(&plain, &plain.public_owner_answers_by_id)
+        );
+        assert_eq!(
+            review_ids(&serving, &serving.reviews_by_id),
+            review_ids(&plain, &plain.reviews_by_id)
+        );
+        assert_eq!(
+            review_ids(&serving, &serving.reviews_ordered),
+            review_ids(&plain, &plain.reviews_ordered)
+        );
+        assert_eq!(serving.reviewers_who_wrote, plain.reviewers_who_wrote);
+        for s in SubmissionIx::all(event.submissions.len()) {
+            let t = serving
+                .submission_position(&code(&plain, s))
+                .expect("the same submission");
+            assert_eq!(serving.event.submissions[t], plain.event.submissions[s]);
+            assert_eq!(serving.is_talk[t], plain.is_talk[s]);
+            assert_eq!(serving.is_public_talk[t], plain.is_public_talk[s]);
+            let speakers = |data: &EventData, s| -> Vec<Option<String>> {
+                data.speaker_profiles
+                    .of(s)
+                    .iter()
+                    .map(|p| p.map(|p| user(data, p)))
+                    .collect()
+            };
+            assert_eq!(speakers(&serving, t), speakers(&plain, s));
+            assert_eq!(
+                ids(&serving, serving.answers_of_submission.of(t)),
+                ids(&plain, plain.answers_of_submission.of(s))
+            );
+            assert_eq!(
+                review_ids(&serving, serving.reviews_of_submission.of(t)),
+                review_ids(&plain, plain.reviews_of_submission.of(s))
+            );
+        }
+        for p in ProfileIx::all(event.speakers.len()) {
+            let q = serving
+                .profile_position(&user(&plain, p))
+                .expect("the same profile");
+            assert_eq!(serving.event.speakers[q], plain.event.speakers[p]);
+            assert_eq!(serving.is_public_profile[q], plain.is_public_profile[p]);
+            assert_eq!(
+                codes(&serving, serving.profile_submissions.of(q)),
+                codes(&plain, plain.profile_submissions.of(p))
+            );
+            assert_eq!(
+                ids(&serving, serving.answers_of_person.of(q)),
+                ids(&plain, plain.answers_of_person.of(p))
+            );
+        }
+        for r in ReviewIx::all(event.reviews.len()) {
+            let s = serving
+                .review_position(plain.event.reviews[r].id)
+                .expect("the same review");
+            assert_eq!(serving.event.reviews[s], plain.event.reviews[r]);
+            assert_eq!(
+                serving.review_submission[s].map(|i| code(&serving, i)),
+                plain.review_submission[r].map(|i| code(&plain, i))
+            );
+            assert_eq!(
+                ids(&serving, serving.answers_of_review.of(s)),
+                ids(&plain, plain.answers_of_review.of(r))
+            );
+        }
+        for &a in &plain.answers_by_id {
+            let id = plain.event.answers[a].id;
+            let b = serving.answer_position(id).expect("the same answer");
+            assert_eq!(serving.event.answers[b], plain.event.answers[a]);
+            let owner = |data: &EventData, a: AnswerIx| match data.answer_owner[a] {
+                AnswerOwner::Submission(s) => format!("s{}", code(data, s)),
+                AnswerOwner::Person(p) => format!("p{}", user(data, p)),
+                AnswerOwner::Review(r) => format!("r{}", data.event.reviews[r].id),
+                AnswerOwner::Missing => "-".into(),
+            };
+            assert_eq!(owner(&serving, b), owner(&plain, a));
+            assert_eq!(serving.answer_question[b], plain.answer_question[a]);
+        }
     }
 }

@@ -282,21 +282,30 @@ fn digest_at(legacy: &Renderer, v1: &V1Renderer, users: &Users, place: Place) ->
 fn every_place(data: &EventData, users: &Users) -> Vec<Place> {
     let event = &data.event;
     let mut all = Vec::new();
-    for i in SubmissionIx::all(event.submissions.len()) {
+    // In the store's order, whatever order the snapshot keeps.
+    for i in data.submission_positions_stored() {
         all.push(Place::Submission(i));
         if data.is_talk[i] {
             all.push(Place::Talk(i));
         }
     }
-    for p in ProfileIx::all(event.speakers.len()) {
+    for p in data.profile_positions_stored() {
         if users.contains_key(event.speakers[p].user.as_str()) {
             all.push(Place::Speaker(p));
         }
     }
     all.extend((0..event.rooms.len()).map(Place::Room));
     all.extend((0..event.questions.len()).map(Place::Question));
-    all.extend(AnswerIx::all(event.answers.len()).map(Place::Answer));
-    all.extend(ReviewIx::all(event.reviews.len()).map(Place::Review));
+    all.extend(
+        data.answer_positions_stored()
+            .into_iter()
+            .map(Place::Answer),
+    );
+    all.extend(
+        data.review_positions_stored()
+            .into_iter()
+            .map(Place::Review),
+    );
     all.extend((0..event.tags.len()).map(Place::Tag));
     all.extend(
         releases(event)

@@ -95,7 +95,8 @@ impl<'a> ExportSchedule<'a> {
         let mut talks = Vec::new();
         let mut breaks = Vec::new();
         if let Some(schedule) = &event.schedule {
-            for sub in event.submissions.iter().filter(|s| wanted(s)) {
+            // The talks in the store's order, whatever the snapshot's.
+            for sub in data.stored_submissions().into_iter().filter(|s| wanted(s)) {
                 let mut visible: Vec<_> = sub.slots.iter().filter(|s| s.is_visible).collect();
                 if visible.is_empty() {
                     continue;

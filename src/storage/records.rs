@@ -285,6 +285,27 @@ pub struct EventPatch {
     counts: [usize; 9],
 }
 
+/// An event's big lists in the store's order, where a replica holds them
+/// in another (`EventData::serving`): a patch's positions are the store's.
+pub struct InStoredOrder<'a> {
+    pub submissions: Vec<&'a Submission>,
+    pub speakers: Vec<&'a SpeakerProfile>,
+    pub answers: Vec<&'a Answer>,
+    pub reviews: Vec<&'a Review>,
+}
+
+impl<'a> InStoredOrder<'a> {
+    /// The lists of an event kept in the store's order.
+    pub fn of(event: &'a Event) -> Self {
+        InStoredOrder {
+            submissions: event.submissions.iter().collect(),
+            speakers: event.speakers.iter().collect(),
+            answers: event.answers.iter().collect(),
+            reviews: event.reviews.iter().collect(),
+        }
+    }
+}
+
 impl EventPatch {
     pub fn new(
         event_body: &str,
@@ -328,44 +349,55 @@ impl EventPatch {
     /// does not add up to what is stored (the replica then reads the event
     /// in full): a patch must never serve a wrong event.
     pub fn apply(&self, base: &Event) -> Result<Option<Event>, StoreError> {
+        self.apply_in_order(base, &InStoredOrder::of(base))
+    }
+
+    /// `apply`, where the replica keeps `base`'s big lists in another order
+    /// (`EventData::serving`): `stored` holds them in the store's order.
+    pub fn apply_in_order(
+        &self,
+        base: &Event,
+        stored: &InStoredOrder,
+    ) -> Result<Option<Event>, StoreError> {
         let mut event = self.head.clone();
         macro_rules! patch {
-            ($($list:ident),*) => {$(
-                match self.list(&base.$list)? {
+            ($($list:ident from $items:expr),*) => {$(
+                match self.list($items)? {
                     Some(items) => event.$list = items,
                     None => return Ok(None),
                 }
             )*};
         }
         patch!(
-            submission_types,
-            tracks,
-            rooms,
-            tags,
-            questions,
-            speakers,
-            submissions,
-            answers,
-            reviews
+            submission_types from base.submission_types.iter(),
+            tracks from base.tracks.iter(),
+            rooms from base.rooms.iter(),
+            tags from base.tags.iter(),
+            questions from base.questions.iter(),
+            speakers from stored.speakers.iter().copied(),
+            submissions from stored.submissions.iter().copied(),
+            answers from stored.answers.iter().copied(),
+            reviews from stored.reviews.iter().copied()
         );
         event.shrink_to_fit();
         Ok(Some(event))
     }
 
-    fn list<T: Keyed + Clone + DeserializeOwned>(
+    /// A list as stored now, from the replica's `base` in the store's order.
+    fn list<'b, T: Keyed + Clone + DeserializeOwned + 'b>(
         &self,
-        base: &[T],
+        base: impl ExactSizeIterator<Item = &'b T>,
     ) -> Result<Option<Vec<T>>, StoreError> {
         let kind = T::KIND as usize;
         let changed = &self.changed[kind];
         let deleted = &self.deleted[kind];
         if changed.is_empty() && deleted.is_empty() {
             // The common case for most kinds: nothing to look up.
-            return Ok((base.len() == self.counts[kind]).then(|| base.to_vec()));
+            return Ok((base.len() == self.counts[kind]).then(|| base.cloned().collect()));
         }
         let mut matched: HashSet<&str> = HashSet::new();
         let mut items: Vec<(i64, T)> = Vec::with_capacity(self.counts[kind]);
-        for (position, item) in base.iter().enumerate() {
+        for (position, item) in base.enumerate() {
             let key = item.key();
             // A change wins over a removal: the record was made again.
             match changed.get_key_value(&key) {

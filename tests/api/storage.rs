@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use confapi::dataset::validate::parse_value;
 use confapi::dataset::{demo, to_json};
 use confapi::model::Dataset;
+use confapi::storage::records::InStoredOrder;
 use confapi::storage::{self, ImportOptions, ImportSummary, StoreError};
 use serde_json::{json, Value};
 
@@ -273,6 +274,96 @@ async fn a_loaded_event_keeps_each_code_and_text_once() {
         .find_map(|(i, a)| texts[i + 1..].iter().find(|b| a == *b).map(|b| (*a, *b)));
     let (a, b) = repeated.expect("two answers with the same text");
     assert!(same(a, b), "{a}");
+}
+
+/// The serving snapshot keeps answers and reviews in page order, not the
+/// store's: a patch of changed, removed and new ones, applied to it, still
+/// gives the event as stored.
+#[tokio::test]
+async fn a_patch_applies_to_the_serving_snapshot_with_its_answers_in_page_order() {
+    use confapi::domain::catalog::EventData;
+    let db = helpers::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    store.import(&democon(), None).await.unwrap();
+    let before = store.load(&Default::default()).await.unwrap();
+    let held = storage::Held {
+        events: before.event_versions.iter().cloned().collect(),
+        users: Some(before.version.generation),
+    };
+    let serving = EventData::serving(before.changed_events[0].clone());
+    let stored_order: Vec<i64> = before.changed_events[0]
+        .answers
+        .iter()
+        .map(|a| a.id)
+        .collect();
+    let serving_order: Vec<i64> = serving.event.answers.iter().map(|a| a.id).collect();
+    assert_ne!(
+        serving_order, stored_order,
+        "democon's answers are not in page order as stored"
+    );
+    let stored_reviews: Vec<i64> = before.changed_events[0]
+        .reviews
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    let serving_reviews: Vec<i64> = serving.event.reviews.iter().map(|r| r.id).collect();
+    assert_ne!(serving_reviews, stored_reviews, "nor its reviews");
+    let codes = |subs: &[&confapi::model::Submission]| -> Vec<String> {
+        subs.iter().map(|s| s.code.to_string()).collect()
+    };
+    let stored_subs: Vec<_> = before.changed_events[0].submissions.iter().collect();
+    let serving_subs: Vec<_> = serving.event.submissions.iter().collect();
+    assert_ne!(
+        codes(&serving_subs),
+        codes(&stored_subs),
+        "nor its submissions"
+    );
+    assert_eq!(codes(&serving.stored_submissions()), codes(&stored_subs));
+
+    let mut changed = democon();
+    let event = &mut changed.events[0];
+    let last = event.answers.len() - 1;
+    event.answers[last].answer = "A changed answer".into();
+    let mut new = event.answers[0].clone();
+    new.id = 999_001;
+    new.answer = "A new answer".into();
+    event.answers.insert(1, new);
+    event.answers.remove(2);
+    let last = event.reviews.len() - 1;
+    event.reviews[last].text = "A changed review".into();
+    event.reviews.remove(0);
+    let last = event.submissions.len() - 1;
+    event.submissions[last].title = "A changed title".into();
+    event.submissions[0].abstract_ = "A changed abstract".into();
+    let last = event.speakers.len() - 1;
+    event.speakers[last].biography = "A changed biography".into();
+    store.import(&changed, None).await.unwrap();
+
+    let mut after = store.load(&held).await.unwrap();
+    assert_eq!(after.patches.len(), 1);
+    let patch = after.patches.remove(0);
+    let patched = patch
+        .apply_in_order(
+            &serving.event,
+            &InStoredOrder {
+                submissions: serving.stored_submissions(),
+                speakers: serving.stored_speakers(),
+                answers: serving.stored_answers(),
+                reviews: serving.stored_reviews(),
+            },
+        )
+        .unwrap()
+        .expect("the patch adds up");
+    let stored = store.export(&["democon".into()]).await.unwrap();
+    assert_eq!(
+        serde_json::to_value(&patched).unwrap(),
+        serde_json::to_value(&stored.events[0]).unwrap()
+    );
+    // Read in the serving order as if it were the store's, it would not be.
+    let misread = patch.apply(&serving.event).unwrap();
+    assert!(misread
+        .is_none_or(|e| serde_json::to_value(&e).unwrap()
+            != serde_json::to_value(&stored.events[0]).unwrap()));
 }
 
 #[tokio::test]

@@ -73,7 +73,11 @@ fn slots_of<'a>(access: &Access<'a>, release: Release) -> Vec<SlotRef<'a>> {
                 return Vec::new();
             };
             let orga = access.role == Role::Organiser;
-            let mut slots: Vec<SlotRef> = SubmissionIx::all(event.submissions.len())
+            // In the store's order: the sort below keeps it for ties.
+            let mut slots: Vec<SlotRef> = access
+                .data
+                .submission_positions_stored()
+                .into_iter()
                 .filter(|&i| orga || access.sees_submission_at(i))
                 .flat_map(|i| {
                     let sub = &event.submissions[i];
