@@ -115,11 +115,14 @@ async fn removed_and_reordered_items_are_written_back_exactly() {
     assert_eq!(to_json(&exported), to_json(&sorted(changed)));
 }
 
-/// A replica that holds an event reads only what changed since: removed,
-/// new, changed and moved records, and the bodies of the new and changed
-/// ones alone; applied to its copy, that gives the event as stored.
-#[tokio::test]
-async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
+/// democon imported, as a fresh replica loads it, and what that replica
+/// then holds (to load only what changes since).
+async fn democon_held() -> (
+    helpers::TestDatabase,
+    std::sync::Arc<dyn storage::Store>,
+    storage::Loaded,
+    storage::Held,
+) {
     let db = helpers::TestDatabase::new();
     let store = storage::open(&db.url).await.unwrap();
     store.import(&democon(), None).await.unwrap();
@@ -128,6 +131,15 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
         events: before.event_versions.iter().cloned().collect(),
         users: Some(before.version.generation),
     };
+    (db, store, before, held)
+}
+
+/// A replica that holds an event reads only what changed since: removed,
+/// new, changed and moved records, and the bodies of the new and changed
+/// ones alone; applied to its copy, that gives the event as stored.
+#[tokio::test]
+async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
+    let (_db, store, before, held) = democon_held().await;
     let unchanged = store.load(&held).await.unwrap();
     assert!(unchanged.patches.is_empty() && unchanged.changed_events.is_empty());
     assert!(unchanged.users.is_empty(), "no user was written since");
@@ -276,20 +288,13 @@ async fn a_loaded_event_keeps_each_code_and_text_once() {
     assert!(same(a, b), "{a}");
 }
 
-/// The serving snapshot keeps answers and reviews in page order, not the
-/// store's: a patch of changed, removed and new ones, applied to it, still
-/// gives the event as stored.
+/// The serving snapshot keeps submissions, speakers, answers and reviews in
+/// page order, not the store's: a patch of changed, removed and new ones,
+/// applied to it, still gives the event as stored.
 #[tokio::test]
-async fn a_patch_applies_to_the_serving_snapshot_with_its_answers_in_page_order() {
+async fn a_patch_applies_to_the_serving_snapshot_with_its_lists_in_page_order() {
     use confapi::domain::catalog::EventData;
-    let db = helpers::TestDatabase::new();
-    let store = storage::open(&db.url).await.unwrap();
-    store.import(&democon(), None).await.unwrap();
-    let before = store.load(&Default::default()).await.unwrap();
-    let held = storage::Held {
-        events: before.event_versions.iter().cloned().collect(),
-        users: Some(before.version.generation),
-    };
+    let (_db, store, before, held) = democon_held().await;
     let serving = EventData::serving(before.changed_events[0].clone());
     let stored_order: Vec<i64> = before.changed_events[0]
         .answers
