@@ -284,23 +284,18 @@ pub struct StoredOrder {
 }
 
 /// The positions of a list of `len` items in the store's order (`order`,
-/// or list order where the list is kept in it).
-fn stored_positions<I: Copy + From<u32>>(order: Option<&[I]>, len: usize) -> Vec<I> {
-    match order {
-        Some(order) => order.to_vec(),
-        None => (0..len as u32).map(I::from).collect(),
-    }
-}
-
-/// The items of `items` in the store's order.
-fn in_stored_order<'a, T, I: Copy + From<u32>>(items: &'a [T], order: Option<&[I]>) -> Vec<&'a T>
-where
-    usize: From<I>,
-{
-    match order {
-        Some(order) => order.iter().map(|&i| &items[usize::from(i)]).collect(),
-        None => items.iter().collect(),
-    }
+/// or list order where the list is kept in it), without allocating: v1's
+/// slot list walks them per request.
+fn stored_positions<I: Copy + From<u32>>(
+    order: Option<&[I]>,
+    len: usize,
+) -> impl Iterator<Item = I> + '_ {
+    let all = order.is_none().then(|| (0..len as u32).map(I::from));
+    order
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(all.into_iter().flatten())
 }
 
 fn index_by<'t, T, K: std::hash::Hash + Eq, I>(
@@ -487,13 +482,13 @@ impl EventData {
     fn build(event: Event, stored_order: Option<StoredOrder>) -> Self {
         let stored = stored_order.as_ref();
         let stored_submissions: Vec<SubmissionIx> =
-            stored_positions(stored.map(|o| &o.submissions[..]), event.submissions.len());
+            stored_positions(stored.map(|o| &o.submissions[..]), event.submissions.len()).collect();
         let stored_profiles: Vec<ProfileIx> =
-            stored_positions(stored.map(|o| &o.speakers[..]), event.speakers.len());
+            stored_positions(stored.map(|o| &o.speakers[..]), event.speakers.len()).collect();
         let stored_answers: Vec<AnswerIx> =
-            stored_positions(stored.map(|o| &o.answers[..]), event.answers.len());
+            stored_positions(stored.map(|o| &o.answers[..]), event.answers.len()).collect();
         let stored_reviews: Vec<ReviewIx> =
-            stored_positions(stored.map(|o| &o.reviews[..]), event.reviews.len());
+            stored_positions(stored.map(|o| &o.reviews[..]), event.reviews.len()).collect();
         let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
@@ -667,72 +662,56 @@ impl EventData {
         }
     }
 
-    /// The event's submissions in the order the store keeps them (a
+    /// The positions of the event's submissions, in the store's order (a
     /// patch's positions, the schedule exports' talks and the feed's walk
     /// are in that order).
-    pub fn stored_submissions(&self) -> Vec<&Submission> {
-        in_stored_order(
-            &self.event.submissions,
-            self.stored_order().map(|o| &o.submissions[..]),
-        )
-    }
-
-    /// The event's speaker profiles in the order the store keeps them.
-    pub fn stored_speakers(&self) -> Vec<&SpeakerProfile> {
-        in_stored_order(
-            &self.event.speakers,
-            self.stored_order().map(|o| &o.speakers[..]),
-        )
-    }
-
-    /// The event's answers in the order the store keeps them.
-    pub fn stored_answers(&self) -> Vec<&Answer> {
-        in_stored_order(
-            &self.event.answers,
-            self.stored_order().map(|o| &o.answers[..]),
-        )
-    }
-
-    /// The event's reviews in the order the store keeps them.
-    pub fn stored_reviews(&self) -> Vec<&Review> {
-        in_stored_order(
-            &self.event.reviews,
-            self.stored_order().map(|o| &o.reviews[..]),
-        )
-    }
-
-    /// The positions of the event's submissions, in the store's order.
-    pub fn submission_positions_stored(&self) -> Vec<SubmissionIx> {
-        let order = self.stored_order().map(|o| &o.submissions[..]);
+    pub fn submission_positions_stored(&self) -> impl Iterator<Item = SubmissionIx> + '_ {
+        let order = self.stored_order.as_ref().map(|o| &o.submissions[..]);
         stored_positions(order, self.event.submissions.len())
     }
 
     /// The positions of the event's speaker profiles, in the store's order.
-    pub fn profile_positions_stored(&self) -> Vec<ProfileIx> {
-        stored_positions(
-            self.stored_order().map(|o| &o.speakers[..]),
-            self.event.speakers.len(),
-        )
+    pub fn profile_positions_stored(&self) -> impl Iterator<Item = ProfileIx> + '_ {
+        let order = self.stored_order.as_ref().map(|o| &o.speakers[..]);
+        stored_positions(order, self.event.speakers.len())
     }
 
     /// The positions of the event's answers, in the store's order.
-    pub fn answer_positions_stored(&self) -> Vec<AnswerIx> {
-        stored_positions(
-            self.stored_order().map(|o| &o.answers[..]),
-            self.event.answers.len(),
-        )
+    pub fn answer_positions_stored(&self) -> impl Iterator<Item = AnswerIx> + '_ {
+        let order = self.stored_order.as_ref().map(|o| &o.answers[..]);
+        stored_positions(order, self.event.answers.len())
     }
 
     /// The positions of the event's reviews, in the store's order.
-    pub fn review_positions_stored(&self) -> Vec<ReviewIx> {
-        stored_positions(
-            self.stored_order().map(|o| &o.reviews[..]),
-            self.event.reviews.len(),
-        )
+    pub fn review_positions_stored(&self) -> impl Iterator<Item = ReviewIx> + '_ {
+        let order = self.stored_order.as_ref().map(|o| &o.reviews[..]);
+        stored_positions(order, self.event.reviews.len())
     }
 
-    fn stored_order(&self) -> Option<&StoredOrder> {
-        self.stored_order.as_ref()
+    /// The event's submissions in the order the store keeps them.
+    pub fn stored_submissions(&self) -> Vec<&Submission> {
+        let list = &self.event.submissions;
+        self.submission_positions_stored()
+            .map(|i| &list[i])
+            .collect()
+    }
+
+    /// The event's speaker profiles in the order the store keeps them.
+    pub fn stored_speakers(&self) -> Vec<&SpeakerProfile> {
+        let list = &self.event.speakers;
+        self.profile_positions_stored().map(|p| &list[p]).collect()
+    }
+
+    /// The event's answers in the order the store keeps them.
+    pub fn stored_answers(&self) -> Vec<&Answer> {
+        let list = &self.event.answers;
+        self.answer_positions_stored().map(|a| &list[a]).collect()
+    }
+
+    /// The event's reviews in the order the store keeps them.
+    pub fn stored_reviews(&self) -> Vec<&Review> {
+        let list = &self.event.reviews;
+        self.review_positions_stored().map(|r| &list[r]).collect()
     }
 
     /// The position of the submission with this code.
@@ -1129,12 +1108,24 @@ mod tests {
             list.iter().map(|&p| user(data, p)).collect()
         };
         assert_eq!(
-            codes(&serving, &serving.submission_positions_stored()),
-            codes(&plain, &plain.submission_positions_stored())
+            codes(
+                &serving,
+                &serving.submission_positions_stored().collect::<Vec<_>>()
+            ),
+            codes(
+                &plain,
+                &plain.submission_positions_stored().collect::<Vec<_>>()
+            )
         );
         assert_eq!(
-            users(&serving, &serving.profile_positions_stored()),
-            users(&plain, &plain.profile_positions_stored())
+            users(
+                &serving,
+                &serving.profile_positions_stored().collect::<Vec<_>>()
+            ),
+            users(
+                &plain,
+                &plain.profile_positions_stored().collect::<Vec<_>>()
+            )
         );
         assert_ne!(
             codes(

@@ -296,16 +296,8 @@ fn every_place(data: &EventData, users: &Users) -> Vec<Place> {
     }
     all.extend((0..event.rooms.len()).map(Place::Room));
     all.extend((0..event.questions.len()).map(Place::Question));
-    all.extend(
-        data.answer_positions_stored()
-            .into_iter()
-            .map(Place::Answer),
-    );
-    all.extend(
-        data.review_positions_stored()
-            .into_iter()
-            .map(Place::Review),
-    );
+    all.extend(data.answer_positions_stored().map(Place::Answer));
+    all.extend(data.review_positions_stored().map(Place::Review));
     all.extend((0..event.tags.len()).map(Place::Tag));
     all.extend(
         releases(event)

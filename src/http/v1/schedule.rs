@@ -77,7 +77,6 @@ fn slots_of<'a>(access: &Access<'a>, release: Release) -> Vec<SlotRef<'a>> {
             let mut slots: Vec<SlotRef> = access
                 .data
                 .submission_positions_stored()
-                .into_iter()
                 .filter(|&i| orga || access.sees_submission_at(i))
                 .flat_map(|i| {
                     let sub = &event.submissions[i];
