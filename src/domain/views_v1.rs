@@ -1546,10 +1546,16 @@ impl<'a> V1Renderer<'a> {
             object.string("timezone", &user.timezone);
             object.string("locale", &user.locale);
             object.boolean("has_arrived", profile.has_arrived);
-            let availabilities = self.availabilities(&profile.availabilities);
-            object.value("availabilities", |out| {
-                let _ = crate::json::append(out, &availabilities);
-            });
+            // Most speakers have none: `[]` without a list and its writer
+            // (2.6 % of an expanded page's instructions: callgrind).
+            if profile.availabilities.is_empty() {
+                object.raw("availabilities", "[]");
+            } else {
+                let availabilities = self.availabilities(&profile.availabilities);
+                object.value("availabilities", |out| {
+                    let _ = crate::json::append(out, &availabilities);
+                });
+            }
             object.optional_string("internal_notes", nullable(&profile.internal_notes));
         }
         object.close();
