@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::domain::catalog::{Catalog, EventData, Users};
 use crate::model::User;
-use crate::storage::records::InStoredOrder;
+use crate::storage::records::{EventPatch, InStoredOrder, PagePlaces};
 use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
 
 pub struct CatalogCache {
@@ -333,6 +333,39 @@ struct Built {
     patched: usize,
 }
 
+/// The snapshot of `patch` applied to `base`, and whether it was applied in
+/// place (keeping `base`'s page order, without working it out again: most
+/// of a reload of a large event otherwise); `None` when the patch does not
+/// add up.
+pub fn apply_patch(
+    patch: &EventPatch,
+    base: &EventData,
+) -> Result<Option<(EventData, bool)>, StoreError> {
+    if let Some(order) = &base.stored_order {
+        let at = PagePlaces {
+            submissions: order.submissions.iter().map(|&i| usize::from(i)).collect(),
+            speakers: order.speakers.iter().map(|&i| usize::from(i)).collect(),
+            answers: order.answers.iter().map(|&i| usize::from(i)).collect(),
+            reviews: order.reviews.iter().map(|&i| usize::from(i)).collect(),
+        };
+        if let Some(event) = patch.apply_in_place(&base.event, &at)? {
+            return Ok(Some((
+                EventData::serving_in_place(event, order.clone()),
+                true,
+            )));
+        }
+    }
+    let stored = InStoredOrder {
+        submissions: base.stored_submissions(),
+        speakers: base.stored_speakers(),
+        answers: base.stored_answers(),
+        reviews: base.stored_reviews(),
+    };
+    Ok(patch
+        .apply_in_order(&base.event, &stored)?
+        .map(|event| (EventData::serving(event), false)))
+}
+
 /// The new catalog from what `load` read and the catalog serving now.
 fn build_catalog(
     loaded: Loaded,
@@ -348,22 +381,10 @@ fn build_catalog(
             .event(patch.slug())
             .filter(|e| e.event.slug == patch.slug());
         let started = Instant::now();
-        match base
-            .map(|base| {
-                let stored = InStoredOrder {
-                    submissions: base.stored_submissions(),
-                    speakers: base.stored_speakers(),
-                    answers: base.stored_answers(),
-                    reviews: base.stored_reviews(),
-                };
-                patch.apply_in_order(&base.event, &stored)
-            })
-            .transpose()?
-        {
-            Some(Some(event)) => {
-                let applied = started.elapsed();
-                fresh.insert(event.slug.clone(), Arc::new(EventData::serving(event)));
-                tracing::debug!(?applied, indexed = ?started.elapsed(), bodies = patch.bodies(), "reload: patched");
+        match base.map(|base| apply_patch(patch, base)).transpose()? {
+            Some(Some((data, in_place))) => {
+                fresh.insert(data.event.slug.clone(), Arc::new(data));
+                tracing::debug!(took = ?started.elapsed(), in_place, bodies = patch.bodies(), "reload: patched");
             }
             _ => unpatched.push(patch.slug().to_string()),
         }

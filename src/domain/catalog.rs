@@ -479,6 +479,13 @@ impl EventData {
         Self::build(event, Some(stored))
     }
 
+    /// The snapshot served, of an event whose big lists are in page order
+    /// already, as `stored` places them (a patch applied in place to a
+    /// served snapshot: `EventPatch::apply_in_place`).
+    pub fn serving_in_place(event: Event, stored: StoredOrder) -> Self {
+        Self::build(event, Some(stored))
+    }
+
     fn build(event: Event, stored_order: Option<StoredOrder>) -> Self {
         let stored = stored_order.as_ref();
         let stored_submissions: Vec<SubmissionIx> =

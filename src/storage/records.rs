@@ -306,6 +306,16 @@ impl<'a> InStoredOrder<'a> {
     }
 }
 
+/// Where each record of an event's big lists, by stored position, is in a
+/// replica's copy kept in page order (`EventPatch::apply_in_place`).
+#[derive(Debug, Default)]
+pub struct PagePlaces {
+    pub submissions: Vec<usize>,
+    pub speakers: Vec<usize>,
+    pub answers: Vec<usize>,
+    pub reviews: Vec<usize>,
+}
+
 impl EventPatch {
     pub fn new(
         event_body: &str,
@@ -381,6 +391,97 @@ impl EventPatch {
         );
         event.shrink_to_fit();
         Ok(Some(event))
+    }
+
+    /// `apply` for a replica that keeps `base`'s big lists in page order
+    /// (`EventData::serving`), where the patch rewrites records in place:
+    /// none of the big lists' records added, removed or moved, and none
+    /// changed in what decides page order (a submission's code and
+    /// speakers, a speaker's user, an answer's submission and person, a
+    /// review's submission), as a re-import or sync of a live event nearly
+    /// always is. Then page order is `base`'s, and the result keeps it:
+    /// each changed record takes its old record's place (`at` gives, per
+    /// list, each stored position's place in `base`). `None` for any other
+    /// patch (`apply_in_order` then gives the event in the store's order)
+    /// or one that does not add up.
+    pub fn apply_in_place(
+        &self,
+        base: &Event,
+        at: &PagePlaces,
+    ) -> Result<Option<Event>, StoreError> {
+        let mut event = self.head.clone();
+        macro_rules! patch {
+            ($($list:ident from $items:expr),*) => {$(
+                match self.list($items)? {
+                    Some(items) => event.$list = items,
+                    None => return Ok(None),
+                }
+            )*};
+            ($($list:ident in place by $places:expr, keeping $same:expr),*) => {$(
+                match self.list_in_place(&base.$list, $places, $same)? {
+                    Some(items) => event.$list = items,
+                    None => return Ok(None),
+                }
+            )*};
+        }
+        patch!(
+            submission_types from base.submission_types.iter(),
+            tracks from base.tracks.iter(),
+            rooms from base.rooms.iter(),
+            tags from base.tags.iter(),
+            questions from base.questions.iter()
+        );
+        patch!(
+            speakers in place by &at.speakers, keeping |_: &SpeakerProfile, _: &SpeakerProfile| true,
+            submissions in place by &at.submissions, keeping |old: &Submission, new: &Submission| {
+                old.speakers == new.speakers
+            },
+            answers in place by &at.answers, keeping |old: &Answer, new: &Answer| {
+                old.submission == new.submission && old.person == new.person
+            },
+            reviews in place by &at.reviews, keeping |old: &Review, new: &Review| {
+                old.submission == new.submission
+            }
+        );
+        Ok(Some(event))
+    }
+
+    /// A big list as stored now, from the replica's `base` in page order
+    /// (`apply_in_place`): `places[p]` is where the record at stored
+    /// position `p` is in `base`; `same_place` tells whether a changed
+    /// record stays where its old one was in page order (its key is the
+    /// same by then).
+    fn list_in_place<T: Keyed + Clone + DeserializeOwned>(
+        &self,
+        base: &[T],
+        places: &[usize],
+        same_place: impl Fn(&T, &T) -> bool,
+    ) -> Result<Option<Vec<T>>, StoreError> {
+        let kind = T::KIND as usize;
+        if !self.deleted[kind].is_empty()
+            || self.counts[kind] != base.len()
+            || places.len() != base.len()
+        {
+            return Ok(None);
+        }
+        let mut items = base.to_vec();
+        for (key, (position, body)) in &self.changed[kind] {
+            // A record at another position than before was added or moved.
+            let Some(&place) = usize::try_from(*position).ok().and_then(|p| places.get(p)) else {
+                return Ok(None);
+            };
+            if base[place].key() != *key {
+                return Ok(None);
+            }
+            if let Some(body) = body {
+                let item: T = parse(T::KIND.as_str(), body)?;
+                if item.key() != *key || !same_place(&base[place], &item) {
+                    return Ok(None);
+                }
+                items[place] = item;
+            }
+        }
+        Ok(Some(items))
     }
 
     /// A list as stored now, from the replica's `base` in the store's order.

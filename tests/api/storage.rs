@@ -371,6 +371,77 @@ async fn a_patch_applies_to_the_serving_snapshot_with_its_lists_in_page_order() 
             != serde_json::to_value(&stored.events[0]).unwrap()));
 }
 
+/// A patch that only rewrites records (texts of a submission, an answer, a
+/// review, a speaker) is applied to the serving snapshot in place, keeping
+/// its page order; one that changes what decides page order (a
+/// submission's speakers) or moves a record is not, and both give the
+/// snapshot of the event as stored, list for list and place for place.
+#[tokio::test]
+async fn a_patch_that_only_rewrites_records_keeps_the_serving_snapshots_page_order() {
+    use confapi::cache::apply_patch;
+    use confapi::domain::catalog::EventData;
+    let (_db, store, before, held) = democon_held().await;
+    let serving = EventData::serving(before.changed_events[0].clone());
+    let as_stored = || async {
+        let stored = store.export(&["democon".into()]).await.unwrap();
+        EventData::serving(stored.events[0].clone())
+    };
+    let same = |got: &EventData, want: &EventData| {
+        assert_eq!(
+            serde_json::to_value(&got.event).unwrap(),
+            serde_json::to_value(&want.event).unwrap()
+        );
+        assert_eq!(got.stored_order, want.stored_order);
+    };
+
+    let mut rewritten = democon();
+    let event = &mut rewritten.events[0];
+    event.answers[5].answer = "A changed answer".into();
+    event.reviews[7].text = "A changed review".into();
+    event.submissions[3].title = "A changed title".into();
+    event.speakers[2].biography = "A changed biography".into();
+    event.name = confapi::model::I18n::en("Renamed");
+    store.import(&rewritten, None).await.unwrap();
+    let patch = store.load(&held).await.unwrap().patches.remove(0);
+    let (patched, in_place) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert!(in_place, "nothing moved");
+    same(&patched, &as_stored().await);
+    assert_eq!(
+        patched
+            .event
+            .submissions
+            .iter()
+            .filter(|s| s.title == "A changed title")
+            .count(),
+        1
+    );
+
+    let mut reordered = rewritten.clone();
+    let event = &mut reordered.events[0];
+    let two = event
+        .submissions
+        .iter()
+        .position(|s| s.speakers.len() > 1)
+        .unwrap();
+    event.submissions[two].speakers.reverse();
+    store.import(&reordered, None).await.unwrap();
+    let patch = store.load(&held).await.unwrap().patches.remove(0);
+    let (patched, in_place) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert!(
+        !in_place,
+        "a submission's speakers decide where profiles go"
+    );
+    same(&patched, &as_stored().await);
+
+    let mut moved = rewritten;
+    moved.events[0].reviews.swap(0, 1);
+    store.import(&moved, None).await.unwrap();
+    let patch = store.load(&held).await.unwrap().patches.remove(0);
+    let (patched, in_place) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert!(!in_place, "two reviews moved in the store");
+    same(&patched, &as_stored().await);
+}
+
 #[tokio::test]
 async fn an_email_taken_by_a_stored_user_is_a_rejected_dataset_with_its_path() {
     let db = helpers::TestDatabase::new();
