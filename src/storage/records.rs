@@ -306,6 +306,17 @@ impl<'a> InStoredOrder<'a> {
     }
 }
 
+/// The value of a patched part, or `Ok(None)` from the function: a patch
+/// whose result does not add up is never applied.
+macro_rules! adds_up {
+    ($part:expr) => {
+        match $part {
+            Some(value) => value,
+            None => return Ok(None),
+        }
+    };
+}
+
 /// Where each record of an event's big lists, by stored position, is in a
 /// replica's copy kept in page order (`EventPatch::apply_in_place`).
 #[derive(Debug, Default)]
@@ -369,26 +380,11 @@ impl EventPatch {
         base: &Event,
         stored: &InStoredOrder,
     ) -> Result<Option<Event>, StoreError> {
-        let mut event = self.head.clone();
-        macro_rules! patch {
-            ($($list:ident from $items:expr),*) => {$(
-                match self.list($items)? {
-                    Some(items) => event.$list = items,
-                    None => return Ok(None),
-                }
-            )*};
-        }
-        patch!(
-            submission_types from base.submission_types.iter(),
-            tracks from base.tracks.iter(),
-            rooms from base.rooms.iter(),
-            tags from base.tags.iter(),
-            questions from base.questions.iter(),
-            speakers from stored.speakers.iter().copied(),
-            submissions from stored.submissions.iter().copied(),
-            answers from stored.answers.iter().copied(),
-            reviews from stored.reviews.iter().copied()
-        );
+        let mut event = adds_up!(self.with_small_lists(base)?);
+        event.speakers = adds_up!(self.list(stored.speakers.iter().copied())?);
+        event.submissions = adds_up!(self.list(stored.submissions.iter().copied())?);
+        event.answers = adds_up!(self.list(stored.answers.iter().copied())?);
+        event.reviews = adds_up!(self.list(stored.reviews.iter().copied())?);
         event.shrink_to_fit();
         Ok(Some(event))
     }
@@ -409,40 +405,31 @@ impl EventPatch {
         base: &Event,
         at: &PagePlaces,
     ) -> Result<Option<Event>, StoreError> {
+        let mut event = adds_up!(self.with_small_lists(base)?);
+        let anywhere = |_: &SpeakerProfile, _: &SpeakerProfile| true;
+        event.speakers = adds_up!(self.list_in_place(&base.speakers, &at.speakers, anywhere)?);
+        let same_speakers = |old: &Submission, new: &Submission| old.speakers == new.speakers;
+        event.submissions =
+            adds_up!(self.list_in_place(&base.submissions, &at.submissions, same_speakers)?);
+        let same_owner = |old: &Answer, new: &Answer| {
+            old.submission == new.submission && old.person == new.person
+        };
+        event.answers = adds_up!(self.list_in_place(&base.answers, &at.answers, same_owner)?);
+        let same_submission = |old: &Review, new: &Review| old.submission == new.submission;
+        event.reviews =
+            adds_up!(self.list_in_place(&base.reviews, &at.reviews, same_submission)?);
+        Ok(Some(event))
+    }
+
+    /// The event's own record read anew, with `base`'s small lists (types,
+    /// tracks, rooms, tags, questions) patched; the big lists empty.
+    fn with_small_lists(&self, base: &Event) -> Result<Option<Event>, StoreError> {
         let mut event = self.head.clone();
-        macro_rules! patch {
-            ($($list:ident from $items:expr),*) => {$(
-                match self.list($items)? {
-                    Some(items) => event.$list = items,
-                    None => return Ok(None),
-                }
-            )*};
-            ($($list:ident in place by $places:expr, keeping $same:expr),*) => {$(
-                match self.list_in_place(&base.$list, $places, $same)? {
-                    Some(items) => event.$list = items,
-                    None => return Ok(None),
-                }
-            )*};
-        }
-        patch!(
-            submission_types from base.submission_types.iter(),
-            tracks from base.tracks.iter(),
-            rooms from base.rooms.iter(),
-            tags from base.tags.iter(),
-            questions from base.questions.iter()
-        );
-        patch!(
-            speakers in place by &at.speakers, keeping |_: &SpeakerProfile, _: &SpeakerProfile| true,
-            submissions in place by &at.submissions, keeping |old: &Submission, new: &Submission| {
-                old.speakers == new.speakers
-            },
-            answers in place by &at.answers, keeping |old: &Answer, new: &Answer| {
-                old.submission == new.submission && old.person == new.person
-            },
-            reviews in place by &at.reviews, keeping |old: &Review, new: &Review| {
-                old.submission == new.submission
-            }
-        );
+        event.submission_types = adds_up!(self.list(base.submission_types.iter())?);
+        event.tracks = adds_up!(self.list(base.tracks.iter())?);
+        event.rooms = adds_up!(self.list(base.rooms.iter())?);
+        event.tags = adds_up!(self.list(base.tags.iter())?);
+        event.questions = adds_up!(self.list(base.questions.iter())?);
         Ok(Some(event))
     }
 
