@@ -319,7 +319,7 @@ macro_rules! adds_up {
 
 /// Where each record of an event's big lists, by stored position, is in a
 /// replica's copy kept in page order (`EventPatch::apply_in_place`).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PagePlaces {
     pub submissions: Vec<usize>,
     pub speakers: Vec<usize>,
