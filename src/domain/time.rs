@@ -33,9 +33,14 @@ thread_local! {
 }
 
 fn format_uncached(value: &Timestamp, tz: &Tz) -> String {
-    let local = value.with_timezone(tz);
+    let offset = offset_at(value, tz);
     // Each of a zoned datetime's fields adds its offset again.
-    let naive = local.naive_local();
+    let Some(naive) = value
+        .naive_utc()
+        .checked_add_signed(chrono::TimeDelta::seconds(offset.into()))
+    else {
+        return format_with_chrono(value, tz);
+    };
     let year = naive.year();
     if !(0..=9999).contains(&year) {
         // Never after import's checks; `%Y` knows how to write such years.
@@ -63,8 +68,53 @@ fn format_uncached(value: &Timestamp, tz: &Tz) -> String {
         push_two(&mut out, micros / 100 % 100);
         push_two(&mut out, micros % 100);
     }
-    push_offset(&mut out, local.offset().fix().local_minus_utc());
+    push_offset(&mut out, offset);
     out
+}
+
+/// `tz`'s offset from UTC at `value`, in seconds. A page's datetimes fall
+/// on a few days (a schedule's), and chrono-tz's search of the zone's
+/// transitions was a third of writing one (callgrind): each thread keeps
+/// the offsets of the last UTC days it saw whose two ends have the same
+/// offset (no zone changes its offset and back within a day); a day with
+/// a transition is looked up instant by instant.
+fn offset_at(value: &Timestamp, tz: &Tz) -> i32 {
+    const DAY_MICROS: i64 = 86_400_000_000;
+    let at = |micros: i64| {
+        chrono::DateTime::from_timestamp_micros(micros).map(|t| {
+            tz.offset_from_utc_datetime(&t.naive_utc())
+                .fix()
+                .local_minus_utc()
+        })
+    };
+    let exact = || {
+        tz.offset_from_utc_datetime(&value.naive_utc())
+            .fix()
+            .local_minus_utc()
+    };
+    let day = value.timestamp_micros().div_euclid(DAY_MICROS);
+    let slot = ((day as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
+    DAYS.with_borrow_mut(|days| match days[slot] {
+        Some((d, zone, offset)) if d == day && zone == *tz => offset,
+        _ => {
+            let start = day.checked_mul(DAY_MICROS);
+            let first = start.and_then(at);
+            let last = start.and_then(|s| at(s + DAY_MICROS - 1));
+            match (first, last) {
+                (Some(first), Some(last)) if first == last => {
+                    days[slot] = Some((day, *tz, first));
+                    first
+                }
+                _ => exact(),
+            }
+        }
+    })
+}
+
+thread_local! {
+    /// `offset_at`'s days: 16 slots, by a hash of the day.
+    static DAYS: std::cell::RefCell<[Option<(i64, Tz, i32)>; 16]> =
+        const { std::cell::RefCell::new([None; 16]) };
 }
 
 /// `Z` for a zero offset, else `±HH:MM` (and `:SS` when there are seconds).
@@ -106,8 +156,10 @@ fn format_with_chrono(value: &Timestamp, tz: &Tz) -> String {
 
 /// Midnight in `tz` (for `allDay` of availabilities).
 pub fn is_midnight_in(value: &Timestamp, tz: &Tz) -> bool {
-    let local = value.with_timezone(tz);
-    local.num_seconds_from_midnight() == 0 && local.nanosecond() == 0
+    let local = value
+        .naive_utc()
+        .checked_add_signed(chrono::TimeDelta::seconds(offset_at(value, tz).into()));
+    local.is_some_and(|local| local.num_seconds_from_midnight() == 0 && local.nanosecond() == 0)
 }
 
 /// Parses an RFC 3339 datetime that must carry an offset; the result is
@@ -148,6 +200,66 @@ mod tests {
                 );
             }
             micros += 7_777_777_777_777;
+        }
+    }
+
+    #[test]
+    fn offsets_change_at_the_instant_of_each_transition() {
+        // Zones with DST, half-hour shifts and odd historical offsets,
+        // every 28 minutes and 53 seconds across a year of transitions.
+        let zones = [
+            chrono_tz::Europe::Berlin,
+            chrono_tz::Australia::Lord_Howe,
+            chrono_tz::Pacific::Chatham,
+            chrono_tz::America::St_Johns,
+            chrono_tz::Europe::Dublin,
+            chrono_tz::Africa::Casablanca,
+            chrono_tz::Asia::Kathmandu,
+        ];
+        for start in [-2_240_000_000_i64, 1_700_000_000] {
+            let mut seconds = start;
+            while seconds < start + 366 * 86_400 {
+                let t = chrono::Utc.timestamp_opt(seconds, 0).unwrap();
+                for tz in &zones {
+                    assert_eq!(
+                        format_uncached(&t, tz),
+                        format_with_chrono(&t, tz),
+                        "{seconds} {tz}"
+                    );
+                    let local = t.with_timezone(tz);
+                    assert_eq!(
+                        is_midnight_in(&t, tz),
+                        local.num_seconds_from_midnight() == 0,
+                        "{seconds} {tz}"
+                    );
+                }
+                seconds += 1_733;
+            }
+        }
+    }
+
+    #[test]
+    fn local_midnights_are_found_across_transitions() {
+        let zones = [
+            chrono_tz::Europe::Berlin,
+            chrono_tz::Australia::Lord_Howe,
+            chrono_tz::America::Santiago,
+            chrono_tz::Asia::Kolkata,
+        ];
+        let first = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).unwrap();
+        for day in first.iter_days().take(400) {
+            for tz in &zones {
+                let Some(midnight) = tz
+                    .from_local_datetime(&day.and_hms_opt(0, 0, 0).unwrap())
+                    .earliest()
+                else {
+                    continue; // no midnight that day (a transition at 0:00)
+                };
+                let utc = midnight.with_timezone(&chrono::Utc);
+                assert!(is_midnight_in(&utc, tz), "{day} {tz}");
+                let later = utc + chrono::TimeDelta::seconds(1);
+                assert!(!is_midnight_in(&later, tz), "{day} {tz}");
+            }
         }
     }
 
