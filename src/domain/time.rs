@@ -33,12 +33,8 @@ thread_local! {
 }
 
 fn format_uncached(value: &Timestamp, tz: &Tz) -> String {
-    let offset = offset_at(value, tz);
     // Each of a zoned datetime's fields adds its offset again.
-    let Some(naive) = value
-        .naive_utc()
-        .checked_add_signed(chrono::TimeDelta::seconds(offset.into()))
-    else {
+    let Some((naive, offset)) = local_in(value, tz) else {
         return format_with_chrono(value, tz);
     };
     let year = naive.year();
@@ -72,6 +68,15 @@ fn format_uncached(value: &Timestamp, tz: &Tz) -> String {
     out
 }
 
+/// `value`'s wall-clock time in `tz`, and `tz`'s offset then in seconds.
+fn local_in(value: &Timestamp, tz: &Tz) -> Option<(chrono::NaiveDateTime, i32)> {
+    let offset = offset_at(value, tz);
+    let local = value
+        .naive_utc()
+        .checked_add_signed(chrono::TimeDelta::seconds(offset.into()))?;
+    Some((local, offset))
+}
+
 /// `tz`'s offset from UTC at `value`, in seconds. A page's datetimes fall
 /// on a few days (a schedule's), and chrono-tz's search of the zone's
 /// transitions was a third of writing one (callgrind): each thread keeps
@@ -80,32 +85,26 @@ fn format_uncached(value: &Timestamp, tz: &Tz) -> String {
 /// a transition is looked up instant by instant.
 fn offset_at(value: &Timestamp, tz: &Tz) -> i32 {
     const DAY_MICROS: i64 = 86_400_000_000;
-    let at = |micros: i64| {
-        chrono::DateTime::from_timestamp_micros(micros).map(|t| {
-            tz.offset_from_utc_datetime(&t.naive_utc())
-                .fix()
-                .local_minus_utc()
-        })
-    };
-    let exact = || {
-        tz.offset_from_utc_datetime(&value.naive_utc())
+    let searched = |at: &Timestamp| {
+        tz.offset_from_utc_datetime(&at.naive_utc())
             .fix()
             .local_minus_utc()
     };
+    let at_micros = |micros| chrono::DateTime::from_timestamp_micros(micros).map(|t| searched(&t));
     let day = value.timestamp_micros().div_euclid(DAY_MICROS);
     let slot = ((day as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
     DAYS.with_borrow_mut(|days| match days[slot] {
         Some((d, zone, offset)) if d == day && zone == *tz => offset,
         _ => {
             let start = day.checked_mul(DAY_MICROS);
-            let first = start.and_then(at);
-            let last = start.and_then(|s| at(s + DAY_MICROS - 1));
+            let first = start.and_then(at_micros);
+            let last = start.and_then(|s| at_micros(s + DAY_MICROS - 1));
             match (first, last) {
                 (Some(first), Some(last)) if first == last => {
                     days[slot] = Some((day, *tz, first));
                     first
                 }
-                _ => exact(),
+                _ => searched(value),
             }
         }
     })
@@ -156,10 +155,8 @@ fn format_with_chrono(value: &Timestamp, tz: &Tz) -> String {
 
 /// Midnight in `tz` (for `allDay` of availabilities).
 pub fn is_midnight_in(value: &Timestamp, tz: &Tz) -> bool {
-    let local = value
-        .naive_utc()
-        .checked_add_signed(chrono::TimeDelta::seconds(offset_at(value, tz).into()));
-    local.is_some_and(|local| local.num_seconds_from_midnight() == 0 && local.nanosecond() == 0)
+    local_in(value, tz)
+        .is_some_and(|(local, _)| local.num_seconds_from_midnight() == 0 && local.nanosecond() == 0)
 }
 
 /// Parses an RFC 3339 datetime that must carry an offset; the result is
