@@ -886,6 +886,35 @@ impl Serialize for Raw<'_> {
     }
 }
 
+/// JSON text that `write` appends, written straight into the body where
+/// this module's serializer is writing it, and handed to any other
+/// serializer (sonic-rs, behind `fields` and `omit`) as raw text from a
+/// buffer: lists written by hand (`views_v1`'s answers and speakers) went
+/// into a buffer of their own and were then copied into the page, most of
+/// an expanded page's bytes twice (callgrind, BENCHMARKS.md). `write`
+/// must append exactly one JSON value, as UTF-8.
+pub struct Direct<F>(pub F);
+
+impl<F: Fn(&mut Vec<u8>)> Serialize for Direct<F> {
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        if typeid::of::<S>() == typeid::of::<&mut Writer<'_>>() {
+            // SAFETY: `S` is `&mut Writer<'o>` for some lifetimes (typeid
+            // compares types without them), so this copies the reference
+            // as it is; it is used only while `serializer`, forgotten in
+            // its place (a reference: nothing to drop), would have been.
+            let writer: &mut Writer<'_> = unsafe { std::mem::transmute_copy(&serializer) };
+            std::mem::forget(serializer);
+            (self.0)(writer.out);
+            // SAFETY: `Writer`'s `Ok` is `()`, and `S` is `&mut Writer`.
+            return Ok(unsafe { std::mem::transmute_copy::<(), S::Ok>(&()) });
+        }
+        let mut text = Vec::new();
+        (self.0)(&mut text);
+        let text = std::str::from_utf8(&text).map_err(<S::Error as ser::Error>::custom)?;
+        Raw(text).serialize(serializer)
+    }
+}
+
 /// A JSON object written by hand into a buffer, byte for byte as this
 /// serializer writes a struct with the same fields: for the few objects a
 /// page repeats hundreds of times, where building a view to serialise it

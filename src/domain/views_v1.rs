@@ -2059,29 +2059,14 @@ impl Serialize for AnswerList<'_> {
 }
 
 /// A JSON array of `items`, each written by `write`, serialised as the
-/// raw JSON text it makes (`AnswerList`, `SpeakerList`). Written into a
-/// buffer of the thread's, taken (a list written inside this one finds
-/// it empty and allocates its own) and handed back: a buffer per list,
-/// grown as it was written, was 4 % of a page (callgrind).
+/// JSON text it makes (`AnswerList`, `SpeakerList`): straight into the
+/// body (`json::Direct`).
 fn serialize_array_text<S: Serializer, T>(
     serializer: S,
     items: &[T],
-    mut write: impl FnMut(&mut Vec<u8>, &T),
+    write: impl Fn(&mut Vec<u8>, &T),
 ) -> Result<S::Ok, S::Error> {
-    let mut text = LIST_TEXT.take();
-    text.clear();
-    write_array(&mut text, items, |text, item| write(text, item));
-    // Only strings and JSON were written, all UTF-8; checked only in
-    // debug builds (a check of each list was 5 % of a page).
-    debug_assert!(std::str::from_utf8(&text).is_ok());
-    // SAFETY: `text` holds `&str`s, JSON text and ASCII, whole.
-    let written =
-        crate::json::Raw(unsafe { std::str::from_utf8_unchecked(&text) }).serialize(serializer);
-    // Kept unless one list made it large (a thread keeps it for good).
-    if text.capacity() <= 1 << 20 {
-        LIST_TEXT.set(text);
-    }
-    written
+    crate::json::Direct(|out: &mut Vec<u8>| write_array(out, items, &write)).serialize(serializer)
 }
 
 /// Appends a JSON array of `items`, each written by `write`.
@@ -2100,10 +2085,6 @@ fn write_array<T>(
     out.push(b']');
 }
 
-thread_local! {
-    /// `serialize_array_text`'s buffer, kept between lists.
-    static LIST_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
 
 impl<'a> V1Renderer<'a> {
     /// The answers at `positions`, expanded as this renderer's expansion says.
