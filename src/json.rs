@@ -1346,6 +1346,48 @@ mod tests {
         }
     }
 
+    /// `Direct` writes into this serializer's body and hands every other
+    /// serializer the same text: sonic-rs directly, and sonic-rs again when
+    /// something else in the value sends the whole of it there (bytes).
+    #[test]
+    fn direct_text_reads_the_same_to_every_serializer() {
+        #[derive(Serialize)]
+        struct Page<'a> {
+            count: usize,
+            results: super::Direct<&'a dyn Fn(&mut Vec<u8>)>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            bytes: Option<&'a serde_bytes_like::Bytes>,
+        }
+        mod serde_bytes_like {
+            pub struct Bytes;
+            impl serde::Serialize for Bytes {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.serialize_bytes(b"ab")
+                }
+            }
+        }
+        let write = |out: &mut Vec<u8>| {
+            out.extend_from_slice(r#"[{"id":1,"t":"\u00fc \"x\""},"ünï"]"#.as_bytes());
+        };
+        let expected = r#"{"count":2,"results":[{"id":1,"t":"\u00fc \"x\""},"ünï"]}"#;
+        let page = Page { count: 2, results: super::Direct(&write), bytes: None };
+        assert_eq!(String::from_utf8(to_vec(&page).unwrap()).unwrap(), expected);
+        assert_eq!(sonic_rs::to_string(&page).unwrap(), expected);
+        same_as_sonic(&page);
+        let mut out = b"[".to_vec();
+        append(&mut out, &page).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), format!("[{expected}"));
+        // Bytes are left to sonic-rs, which gets the direct text as raw JSON.
+        let with_bytes = Page {
+            count: 2,
+            results: super::Direct(&write),
+            bytes: Some(&serde_bytes_like::Bytes),
+        };
+        let whole = String::from_utf8(to_vec(&with_bytes).unwrap()).unwrap();
+        assert_eq!(whole, sonic_rs::to_string(&with_bytes).unwrap());
+        assert!(whole.starts_with(&expected[..expected.len() - 1]), "{whole}");
+    }
+
     #[test]
     fn hand_written_objects_read_as_serialised_structs() {
         #[derive(Serialize)]
