@@ -1370,7 +1370,11 @@ mod tests {
             out.extend_from_slice(r#"[{"id":1,"t":"\u00fc \"x\""},"ünï"]"#.as_bytes());
         };
         let expected = r#"{"count":2,"results":[{"id":1,"t":"\u00fc \"x\""},"ünï"]}"#;
-        let page = Page { count: 2, results: super::Direct(&write), bytes: None };
+        let page = Page {
+            count: 2,
+            results: super::Direct(&write),
+            bytes: None,
+        };
         assert_eq!(String::from_utf8(to_vec(&page).unwrap()).unwrap(), expected);
         assert_eq!(sonic_rs::to_string(&page).unwrap(), expected);
         same_as_sonic(&page);
@@ -1385,7 +1389,10 @@ mod tests {
         };
         let whole = String::from_utf8(to_vec(&with_bytes).unwrap()).unwrap();
         assert_eq!(whole, sonic_rs::to_string(&with_bytes).unwrap());
-        assert!(whole.starts_with(&expected[..expected.len() - 1]), "{whole}");
+        assert!(
+            whole.starts_with(&expected[..expected.len() - 1]),
+            "{whole}"
+        );
     }
 
     #[test]

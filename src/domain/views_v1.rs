@@ -2085,7 +2085,6 @@ fn write_array<T>(
     out.push(b']');
 }
 
-
 impl<'a> V1Renderer<'a> {
     /// The answers at `positions`, expanded as this renderer's expansion says.
     fn answer_list(
