@@ -1023,6 +1023,12 @@ impl Elements<'_> {
         self.separate();
         self.writer.out.extend_from_slice(json.as_bytes());
     }
+
+    pub fn string(&mut self, value: &str) {
+        self.separate();
+        // Writing into a Vec cannot fail.
+        let _ = self.writer.string(value);
+    }
 }
 
 /// A raw value's one field: its JSON text, written as it is.

@@ -1153,6 +1153,21 @@ pub fn slot_id(event: &Event, sub: &Submission, index: usize) -> i64 {
     })
 }
 
+/// The median and the mean (to a tenth) of the reviews' scores.
+fn review_scores(reviews: &[&Review]) -> (Option<f64>, Option<f64>) {
+    let mut scores: SmallVec<[f64; 8]> = reviews.iter().filter_map(|r| r.score).collect();
+    scores.sort_by(f64::total_cmp);
+    let mean = (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
+    (median(&scores), mean.map(round_tenth))
+}
+
+/// Whether the submission has anonymised texts.
+fn is_anonymised(sub: &Submission) -> bool {
+    sub.anonymised.as_ref().is_some_and(|a| {
+        !(a.title.is_empty() && a.abstract_.is_empty() && a.description.is_empty())
+    })
+}
+
 fn median(sorted: &[f64]) -> Option<f64> {
     match sorted.len() {
         0 => None,
@@ -1185,63 +1200,19 @@ impl<'a> V1Renderer<'a> {
         let event: &'a Event = &data.event;
         let sub: &'a Submission = &event.submissions[position];
         let orga = self.is_orga();
-        let sees_all = access.role == Role::Organiser;
         let reviewer = access.role == Role::Reviewer && !self.nested;
         let anonymised = access.anonymised_at(position, false);
         let texts = super::views::shown_texts(sub, anonymised);
-        // The speakers with a user, and their profiles as the catalog
-        // found them once (a lookup by code per speaker and page was a
-        // seventh of an expanded page: perf, BENCHMARKS.md).
-        let known = self.speaker_users.map(|table| table.of(position));
-        // Each shown speaker's code, profile and user (None: look it up).
-        let shown_speakers = sub
-            .speakers
-            .iter()
-            .zip(data.speaker_profiles.of(position))
-            .enumerate()
-            .filter(|_| !anonymised)
-            .filter_map(move |(i, (code, profile))| match known {
-                Some(users) => users
-                    .get(i)
-                    .and_then(Option::as_deref)
-                    .map(|user| (code, *profile, Some(user))),
-                None => users
-                    .contains_key(code.as_str())
-                    .then_some((code, *profile, None)),
-            });
-        let speakers = match self.child("speakers") {
-            None => SpeakerRefs::Ids(shown_speakers.map(|(code, _, _)| code.as_str()).collect()),
-            Some(mut child) => {
-                // Organisers' expanded speakers keep the organiser fields,
-                // unless the submission is itself nested (pretalx's public
-                // submission serializer nests public speakers, as in a slot).
-                child.nested = !sees_all || self.nested || !with_slots;
-                SpeakerRefs::Objects(SpeakerList {
-                    renderer: child,
-                    users,
-                    // Those whose user is known, taken from the catalog's
-                    // table where it has them (a hash lookup by code was a
-                    // tenth of an expanded page, in cache misses).
-                    speakers: shown_speakers
-                        .filter_map(|(_, profile, user)| Some((profile?, user)))
-                        .filter_map(|(p, user)| {
-                            let user = match user {
-                                Some(user) => user,
-                                None => users.get(data.event.speakers[p].user.as_str())?,
-                            };
-                            Some((p, user))
-                        })
-                        .collect(),
-                })
-            }
+        let shown_speakers = self.shown_speakers(position, users, anonymised);
+        let speakers = match self.speakers_child(with_slots) {
+            None => SpeakerRefs::Ids(shown_speakers.map(|(code, _, _)| code).collect()),
+            Some(child) => SpeakerRefs::Objects(SpeakerList {
+                renderer: child,
+                users,
+                speakers: self.expanded_speakers(shown_speakers, users).collect(),
+            }),
         };
-        let mut tag_ids: SmallVec<[i64; 8]> = sub
-            .tags
-            .iter()
-            .copied()
-            .filter(|id| access.sees_tags() || data.tag(*id).is_some_and(|t| t.is_public))
-            .collect();
-        tag_ids.sort_unstable();
+        let tag_ids = self.shown_tag_ids(sub);
         let tags = match self.child("tags") {
             None => Refs::Ids(tag_ids.into_vec()),
             Some(child) => Refs::Objects(
@@ -1252,19 +1223,7 @@ impl<'a> V1Renderer<'a> {
                     .collect(),
             ),
         };
-        // Nested outside the submissions view, pretalx shows the public ones.
-        let public_only = self.nested && self.serving != Serving::Submissions;
-        let shown_resources = sub
-            .resources
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| access.sees_resource(r))
-            // In a slot pretalx shows the public serializer's resources, to
-            // organisers too.
-            .filter(|(_, r)| {
-                let public_serializer = public_only || !with_slots;
-                !public_serializer || resource_visible_to(Role::Public, r)
-            });
+        let shown_resources = self.shown_resources(sub, with_slots);
         let resources = match self.child("resources") {
             None => Refs::Ids(
                 shown_resources
@@ -1281,16 +1240,9 @@ impl<'a> V1Renderer<'a> {
                     .collect(),
             ),
         };
-        let slot_indexes: SmallVec<[usize; 4]> = if event.schedule.is_some() {
-            (0..sub.slots.len())
-                .filter(|&i| sees_all || sub.slots[i].is_visible)
-                .collect()
-        } else {
-            SmallVec::new()
-        };
+        let slot_indexes = self.slot_indexes(sub);
         let slots = with_slots.then(|| match self.child("slots") {
-            // Only the submissions view knows the schedule.
-            _ if self.nested && self.serving != Serving::Submissions => Refs::Ids(Vec::new()),
+            _ if !self.knows_schedule() => Refs::Ids(Vec::new()),
             None => Refs::Ids(
                 slot_indexes
                     .iter()
@@ -1312,17 +1264,7 @@ impl<'a> V1Renderer<'a> {
                     .collect(),
             ),
         });
-        // In a slot none: pretalx's slots view gives its submissions no
-        // questions to answer.
-        let answer_positions = data
-            .answers_of_submission
-            .of(position)
-            .iter()
-            .copied()
-            .filter(|&a| with_slots && access.sees_answer_at(a))
-            // The reviews view has no questions: a nested submission's
-            // answers are empty there.
-            .filter(|_| !(self.nested && self.serving == Serving::Reviews));
+        let answer_positions = self.shown_answers(position, with_slots);
         let answers = match self.child("answers") {
             None => AnswerRefs::Ids(answer_positions.map(|a| event.answers[a].id).collect()),
             Some(child) => AnswerRefs::Objects(child.answer_list(answer_positions)),
@@ -1346,20 +1288,12 @@ impl<'a> V1Renderer<'a> {
                 }
                 _ => Ref::Id(id),
             });
-        let reviews: SmallVec<[&Review; 8]> = if orga || reviewer {
-            data.reviews_of_submission
-                .of(position)
-                .iter()
-                .copied()
-                .filter(|&r| access.sees_review_at(r))
-                .map(|r| &event.reviews[r])
-                .collect()
+        let reviews = if orga || reviewer {
+            self.shown_reviews(position)
         } else {
             SmallVec::new()
         };
-        let mut scores: SmallVec<[f64; 8]> = reviews.iter().filter_map(|r| r.score).collect();
-        scores.sort_by(f64::total_cmp);
-        let mean = (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
+        let (median, mean) = review_scores(&reviews);
         let view = SubmissionView {
             code: &sub.code,
             title: texts.title,
@@ -1389,16 +1323,342 @@ impl<'a> V1Renderer<'a> {
             reviews: (orga || reviewer).then(|| reviews.iter().map(|r| r.id).collect()),
             assigned_reviewers: (orga || reviewer)
                 .then(|| sub.assigned_reviewers.iter().map(String::as_str).collect()),
-            is_anonymised: (orga || reviewer).then(|| {
-                sub.anonymised.as_ref().is_some_and(|a| {
-                    !(a.title.is_empty() && a.abstract_.is_empty() && a.description.is_empty())
-                })
-            }),
-            median_score: orga.then(|| median(&scores)),
-            mean_score: orga.then_some(mean.map(round_tenth)),
+            is_anonymised: (orga || reviewer).then(|| is_anonymised(sub)),
+            median_score: orga.then_some(median),
+            mean_score: orga.then_some(mean),
         };
         view.prefetch_texts();
         view
+    }
+
+    /// The submission at `position` as JSON appended to `out`, byte for
+    /// byte as serialising `submission(position, users)` writes it
+    /// (`submissions_listed_read_as_their_detail` holds the two equal),
+    /// from the same parts, without the view: building, serialising and
+    /// dropping a page's views and their lists was a sixth of a page with
+    /// pytanis's expansion (perf, BENCHMARKS.md).
+    pub fn write_submission(
+        &self,
+        out: &mut Vec<u8>,
+        position: super::catalog::SubmissionIx,
+        users: &'a super::catalog::Users,
+    ) {
+        use crate::json::ObjectText;
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let event: &'a Event = &data.event;
+        let sub: &'a Submission = &event.submissions[position];
+        let orga = self.is_orga();
+        let reviewer = access.role == Role::Reviewer && !self.nested;
+        let anonymised = access.anonymised_at(position, false);
+        let texts = super::views::shown_texts(sub, anonymised);
+        let mut object = ObjectText::open(out);
+        object.string("code", &sub.code);
+        object.string("title", texts.title);
+        let shown_speakers = self.shown_speakers(position, users, anonymised);
+        match self.speakers_child(true) {
+            None => object.array("speakers", |elements| {
+                shown_speakers.for_each(|(code, _, _)| elements.string(code));
+            }),
+            Some(child) => object.value("speakers", |out| {
+                write_array(
+                    out,
+                    self.expanded_speakers(shown_speakers, users),
+                    |out, (profile, user)| child.write_speaker_nested(out, profile, user, users),
+                );
+            }),
+        }
+        match (
+            self.child("submission_type"),
+            data.submission_type(sub.submission_type),
+        ) {
+            (Some(child), Some(kind)) => object.raw(
+                "submission_type",
+                &child.memoized_json(Memoized::SubmissionType, kind.id, || {
+                    child.submission_type(kind)
+                }),
+            ),
+            _ => object.integer("submission_type", sub.submission_type),
+        }
+        match sub.track {
+            None => object.null("track"),
+            Some(id) => match (self.child("track"), data.track(id)) {
+                (Some(child), Some(track)) => object.raw(
+                    "track",
+                    &child.memoized_json(Memoized::Track, track.id, || child.track(track)),
+                ),
+                _ => object.integer("track", id),
+            },
+        }
+        let tag_ids = self.shown_tag_ids(sub);
+        object.array("tags", |elements| match self.child("tags") {
+            None => tag_ids.iter().for_each(|&id| elements.integer(id)),
+            Some(child) => {
+                for tag in tag_ids.iter().filter_map(|&id| data.tag(id)) {
+                    elements.raw(&child.memoized_json(Memoized::Tag, tag.id, || child.tag(tag)));
+                }
+            }
+        });
+        object.value("state", |out| {
+            // A unit variant: serialising cannot fail.
+            let _ = crate::json::append(out, &sub.state);
+        });
+        object.string("abstract", texts.abstract_);
+        object.string("description", texts.description);
+        object.integer("duration", data.duration(sub));
+        object.integer("slot_count", sub.slot_count);
+        object.string("content_locale", &sub.content_locale);
+        object.boolean("do_not_record", sub.do_not_record);
+        object.optional_string("image", sub.image.as_deref());
+        let shown_resources = self.shown_resources(sub, true);
+        match self.child("resources") {
+            None => object.array("resources", |elements| {
+                shown_resources.for_each(|(i, _)| elements.integer(resource_id(event, sub, i)));
+            }),
+            Some(_) => object.value("resources", |out| {
+                write_array(out, shown_resources, |out, (i, resource)| {
+                    let mut object = ObjectText::open(out);
+                    object.integer("id", resource_id(event, sub, i));
+                    object.string("resource", &resource.resource);
+                    object.string("description", &resource.description);
+                    object.close();
+                });
+            }),
+        }
+        let slot_indexes = self.slot_indexes(sub);
+        match self.child("slots") {
+            _ if !self.knows_schedule() => object.raw("slots", "[]"),
+            None => object.array("slots", |elements| {
+                slot_indexes
+                    .iter()
+                    .for_each(|&i| elements.integer(slot_id(event, sub, i)));
+            }),
+            Some(child) => object.value("slots", |out| {
+                write_array(out, slot_indexes.iter(), |out, &index| {
+                    let slot = child.slot_in(
+                        SlotRef::Talk {
+                            sub: position,
+                            index,
+                        },
+                        SlotPlace::InSubmission,
+                    );
+                    // A view: serialising into a Vec cannot fail.
+                    let _ = crate::json::append(out, &slot);
+                });
+            }),
+        }
+        let answer_positions = self.shown_answers(position, true);
+        match self.child("answers") {
+            None => object.array("answers", |elements| {
+                answer_positions.for_each(|a| elements.integer(event.answers[a].id));
+            }),
+            Some(child) => {
+                let question = child.child("question");
+                let options = child.child("options");
+                object.value("answers", |out| {
+                    write_array(out, answer_positions, |out, a| {
+                        child.write_answer(out, a, question.as_ref(), options.as_ref());
+                    });
+                });
+            }
+        }
+        if orga || reviewer {
+            object.value("pending_state", |out| {
+                let _ = crate::json::append(out, &sub.pending_state);
+            });
+            object.boolean("is_featured", sub.is_featured);
+        }
+        if orga {
+            object.optional_string("notes", nullable(&sub.notes));
+            object.optional_string("internal_notes", nullable(&sub.internal_notes));
+            object.optional_string("invitation_token", sub.invitation_token.as_deref());
+            object.optional_integer("access_code", sub.access_code);
+            object.optional_string("review_code", sub.review_code.as_deref());
+            object.string(
+                "anonymised_data",
+                &anonymised_data(sub.anonymised.as_deref()),
+            );
+        }
+        if orga || reviewer {
+            let reviews = self.shown_reviews(position);
+            object.array("reviews", |elements| {
+                reviews.iter().for_each(|r| elements.integer(r.id));
+            });
+            object.array("assigned_reviewers", |elements| {
+                sub.assigned_reviewers
+                    .iter()
+                    .for_each(|code| elements.string(code));
+            });
+            object.boolean("is_anonymised", is_anonymised(sub));
+            if orga {
+                let (median, mean) = review_scores(&reviews);
+                object.value("median_score", |out| {
+                    let _ = crate::json::append(out, &median);
+                });
+                object.value("mean_score", |out| {
+                    let _ = crate::json::append(out, &mean);
+                });
+            }
+        }
+        object.close();
+    }
+
+    // The parts of a submission its view and `write_submission` show.
+
+    /// Only the submissions view knows the schedule: a nested submission's
+    /// slots are `[]` elsewhere.
+    fn knows_schedule(&self) -> bool {
+        !(self.nested && self.serving != Serving::Submissions)
+    }
+
+    /// Each speaker of the submission at `position` the caller is shown
+    /// (none where it is anonymised to them): their code, profile, and
+    /// user where the catalog's table has it (None: look it up in `users`).
+    fn shown_speakers(
+        &self,
+        position: super::catalog::SubmissionIx,
+        users: &'a super::catalog::Users,
+        anonymised: bool,
+    ) -> impl Iterator<
+        Item = (
+            &'a str,
+            Option<super::catalog::ProfileIx>,
+            Option<&'a User>,
+        ),
+    > + 'a {
+        let data: &'a super::catalog::EventData = self.access.data;
+        let sub: &'a Submission = &data.event.submissions[position];
+        // The speakers' users and profiles as the catalog found them once
+        // (a lookup by code per speaker and page was a seventh of an
+        // expanded page: perf, BENCHMARKS.md).
+        let known = self.speaker_users.map(|table| table.of(position));
+        sub.speakers
+            .iter()
+            .zip(data.speaker_profiles.of(position))
+            .enumerate()
+            .filter(move |_| !anonymised)
+            .filter_map(move |(i, (code, profile))| match known {
+                Some(users) => users
+                    .get(i)
+                    .and_then(Option::as_deref)
+                    .map(|user| (code.as_str(), *profile, Some(user))),
+                None => users
+                    .contains_key(code.as_str())
+                    .then_some((code.as_str(), *profile, None)),
+            })
+    }
+
+    /// The renderer of a submission's expanded speakers, if expanded.
+    fn speakers_child(&self, with_slots: bool) -> Option<V1Renderer<'a>> {
+        let mut child = self.child("speakers")?;
+        // Organisers' expanded speakers keep the organiser fields, unless
+        // the submission is itself nested (pretalx's public submission
+        // serializer nests public speakers, as in a slot).
+        child.nested = self.access.role != Role::Organiser || self.nested || !with_slots;
+        Some(child)
+    }
+
+    /// Of `shown` speakers, those whose user is known, with their profile.
+    fn expanded_speakers(
+        &self,
+        shown: impl Iterator<
+            Item = (
+                &'a str,
+                Option<super::catalog::ProfileIx>,
+                Option<&'a User>,
+            ),
+        > + 'a,
+        users: &'a super::catalog::Users,
+    ) -> impl Iterator<Item = (super::catalog::ProfileIx, &'a User)> + 'a {
+        let data: &'a super::catalog::EventData = self.access.data;
+        shown
+            .filter_map(|(_, profile, user)| Some((profile?, user)))
+            .filter_map(move |(p, user)| {
+                // Taken from the catalog's table where it has them (a hash
+                // lookup by code was a tenth of an expanded page, in misses).
+                let user = match user {
+                    Some(user) => user,
+                    None => users.get(data.event.speakers[p].user.as_str())?,
+                };
+                Some((p, user))
+            })
+    }
+
+    /// The submission's tag ids the caller sees, in order.
+    fn shown_tag_ids(&self, sub: &Submission) -> SmallVec<[i64; 8]> {
+        let access = self.access;
+        let mut ids: SmallVec<[i64; 8]> = sub
+            .tags
+            .iter()
+            .copied()
+            .filter(|id| access.sees_tags() || access.data.tag(*id).is_some_and(|t| t.is_public))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The submission's resources the caller is shown, with their places.
+    fn shown_resources(
+        &self,
+        sub: &'a Submission,
+        with_slots: bool,
+    ) -> impl Iterator<Item = (usize, &'a Resource)> + 'a {
+        let access = self.access;
+        // Nested outside the submissions view, and in a slot (to organisers
+        // too), pretalx's public serializer shows the public ones.
+        let public_serializer = !self.knows_schedule() || !with_slots;
+        sub.resources
+            .iter()
+            .enumerate()
+            .filter(move |(_, r)| access.sees_resource(r))
+            .filter(move |(_, r)| !public_serializer || resource_visible_to(Role::Public, r))
+    }
+
+    /// The places of the submission's slots in the released schedule the
+    /// caller sees (organisers all).
+    fn slot_indexes(&self, sub: &Submission) -> SmallVec<[usize; 4]> {
+        let sees_all = self.access.role == Role::Organiser;
+        if self.access.data.event.schedule.is_none() {
+            return SmallVec::new();
+        }
+        (0..sub.slots.len())
+            .filter(|&i| sees_all || sub.slots[i].is_visible)
+            .collect()
+    }
+
+    /// The positions of the submission's answers the caller sees.
+    fn shown_answers(
+        &self,
+        position: super::catalog::SubmissionIx,
+        with_slots: bool,
+    ) -> impl Iterator<Item = super::catalog::AnswerIx> + 'a {
+        let access = self.access;
+        // The reviews view has no questions: a nested submission's answers
+        // are empty there; and in a slot none, as pretalx's slots view
+        // gives its submissions no questions to answer.
+        let none = !with_slots || (self.nested && self.serving == Serving::Reviews);
+        access
+            .data
+            .answers_of_submission
+            .of(position)
+            .iter()
+            .copied()
+            .filter(move |&a| !none && access.sees_answer_at(a))
+    }
+
+    /// The submission's reviews the caller sees.
+    fn shown_reviews(&self, position: super::catalog::SubmissionIx) -> SmallVec<[&'a Review; 8]> {
+        let access = self.access;
+        let event = &access.data.event;
+        access
+            .data
+            .reviews_of_submission
+            .of(position)
+            .iter()
+            .copied()
+            .filter(|&r| access.sees_review_at(r))
+            .map(|r| &event.reviews[r])
+            .collect()
     }
 
     /// The speaker whose profile is at `position`; None when their user is

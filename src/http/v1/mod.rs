@@ -141,6 +141,29 @@ pub(crate) fn page_prepared<T, R: Serialize>(
     }
 }
 
+/// `page_prepared` for items that can be written as JSON without a view:
+/// `write` appends an item's JSON as serialising `render`'s view would,
+/// and is used unless `fields` or `omit` shape the items (they need the
+/// view's fields).
+pub(crate) fn page_written<T: Copy, R: Serialize>(
+    caller: &Caller,
+    params: &Params,
+    pagination: Pagination,
+    items: &[T],
+    prepare: impl FnOnce(&[T]),
+    write: impl Fn(&mut Vec<u8>, &T),
+    render: impl Fn(&T) -> R,
+) -> ApiResult {
+    if Shape::of(params).is_whole() {
+        let write = &write;
+        caller.page_prepared(params, pagination, items, prepare, move |&item| {
+            crate::json::Direct(move |out: &mut Vec<u8>| write(out, &item))
+        })
+    } else {
+        page_prepared(caller, params, pagination, items, prepare, render)
+    }
+}
+
 pub(crate) fn pagination(ctx: &EventContext, params: &Params) -> Result<Pagination, ApiError> {
     pagination_within(params, ctx.max_page_size)
 }

@@ -1,7 +1,7 @@
 //! v1 `/submissions/` and `/speakers/` (pretalx-v1.md §2, §6): the same
 //! sets as the legacy lists (`domain::access`), in v1's shapes.
 
-use super::{matches_q, one, page_prepared, pagination, search, Key};
+use super::{matches_q, one, page_prepared, page_written, pagination, search, Key};
 use crate::domain::views_v1::{upstream_order, Memo, Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::error::ApiError;
@@ -120,12 +120,13 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         .expanding(&expansion)
         .with_speaker_users(ctx.caller.catalog.speaker_users(&ctx.event))
         .memoizing(&memo);
-    page_prepared(
+    page_written(
         &ctx.caller,
         &params,
         pagination,
         &items,
         |page| renderer.prefetch_submissions(page),
+        |out, &i| renderer.write_submission(out, i, users),
         |&i| renderer.submission(i, users),
     )
 }
