@@ -208,6 +208,8 @@ pub enum AnswerOwner {
 #[derive(Debug)]
 pub struct EventData {
     pub event: Event,
+    /// Objects many responses repeat, as JSON, rendered once for this snapshot.
+    pub shared_json: SharedJson,
     pub tz: Tz,
     /// Event `is_public`, `show_schedule` and a released schedule (behaviour.md §3).
     pub schedule_public: bool,
@@ -296,6 +298,81 @@ fn stored_positions<I: Copy + From<u32>>(
         .flatten()
         .copied()
         .chain(all.into_iter().flatten())
+}
+
+/// The JSON of the small objects that many responses repeat (v1's
+/// expanded questions, options, tags, tracks, submission types and rooms),
+/// each as rendered in one context (what decides its JSON besides the
+/// object: the expansion below it, `lang`, the caller's role), for as long
+/// as this snapshot serves. Rendered once a request, they were a twentieth
+/// of a page with pytanis's expansion (callgrind, BENCHMARKS.md). It holds
+/// at most `MAX_OBJECTS` objects of at most `MAX_BYTES` each, so that
+/// requests with ever new expansions or languages cannot grow it; past
+/// that, objects are rendered each time.
+#[derive(Default)]
+pub struct SharedJson {
+    objects: std::sync::Mutex<SharedObjects>,
+}
+
+#[derive(Default)]
+struct SharedObjects {
+    /// By context, then by the object's kind and id.
+    by_context: HashMap<Box<str>, HashMap<(u8, i64), Arc<str>>>,
+    count: usize,
+}
+
+impl SharedJson {
+    pub const MAX_OBJECTS: usize = 1024;
+    pub const MAX_BYTES: usize = 16 * 1024;
+
+    /// The JSON of the object `(kind, id)` in `context`, rendered by
+    /// `render` unless it is held already. `render` must give the same
+    /// JSON for the same key as long as this snapshot serves, and nothing
+    /// that depends on who asks beyond what `context` says.
+    pub fn get_or_render(
+        &self,
+        kind: u8,
+        id: i64,
+        context: &str,
+        render: impl FnOnce() -> String,
+    ) -> Arc<str> {
+        let objects = || self.objects.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(json) = objects()
+            .by_context
+            .get(context)
+            .and_then(|by_id| by_id.get(&(kind, id)))
+        {
+            return json.clone();
+        }
+        // Rendered without the lock: an object may hold others (a
+        // question its options), rendered through this too.
+        let json: Arc<str> = render().into();
+        let mut held = objects();
+        if held.count < Self::MAX_OBJECTS && json.len() <= Self::MAX_BYTES {
+            let by_id = held.by_context.entry(context.into()).or_default();
+            if by_id.insert((kind, id), json.clone()).is_none() {
+                held.count += 1;
+            }
+        }
+        json
+    }
+
+    /// How many objects it holds.
+    pub fn len(&self) -> usize {
+        self.objects.lock().unwrap_or_else(|e| e.into_inner()).count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::fmt::Debug for SharedJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedJson")
+            .field("objects", &self.len())
+            .finish()
+    }
 }
 
 fn index_by<'t, T, K: std::hash::Hash + Eq, I>(
@@ -665,6 +742,7 @@ impl EventData {
             reviews_ordered,
             reviewers_who_wrote: reviews.iter().map(|r| r.user.to_string()).collect(),
             stored_order,
+            shared_json: SharedJson::default(),
             event,
         }
     }
@@ -1317,5 +1395,50 @@ mod tests {
             assert_eq!(owner(&serving, b), owner(&plain, a));
             assert_eq!(serving.answer_question[b], plain.answer_question[a]);
         }
+    }
+
+    #[test]
+    fn shared_json_renders_each_object_once_per_context_and_stays_bounded() {
+        let shared = SharedJson::default();
+        let renders = std::cell::Cell::new(0);
+        let render = |json: &str| {
+            let json = json.to_string();
+            let renders = &renders;
+            move || {
+                renders.set(renders.get() + 1);
+                json
+            }
+        };
+        assert_eq!(
+            &*shared.get_or_render(0, 1, "en", render("{\"a\":1}")),
+            "{\"a\":1}"
+        );
+        assert_eq!(
+            &*shared.get_or_render(0, 1, "en", render("other")),
+            "{\"a\":1}"
+        );
+        // Another context, kind or id is another object.
+        assert_eq!(&*shared.get_or_render(0, 1, "de", render("de")), "de");
+        assert_eq!(&*shared.get_or_render(1, 1, "en", render("kind")), "kind");
+        assert_eq!(&*shared.get_or_render(0, 2, "en", render("id")), "id");
+        assert_eq!((renders.get(), shared.len()), (4, 4));
+        // Too large to hold: rendered each time.
+        let large = "x".repeat(SharedJson::MAX_BYTES + 1);
+        shared.get_or_render(0, 3, "en", render(&large));
+        shared.get_or_render(0, 3, "en", render(&large));
+        assert_eq!((renders.get(), shared.len()), (6, 4));
+        // Full: what is held stays, nothing more is.
+        for id in 100..100 + SharedJson::MAX_OBJECTS as i64 {
+            shared.get_or_render(2, id, "en", render("{}"));
+        }
+        assert_eq!(shared.len(), SharedJson::MAX_OBJECTS);
+        let before = renders.get();
+        assert_eq!(
+            &*shared.get_or_render(0, 1, "en", render("again")),
+            "{\"a\":1}"
+        );
+        assert_eq!(&*shared.get_or_render(3, 1, "en", render("new")), "new");
+        assert_eq!(&*shared.get_or_render(3, 1, "en", render("newer")), "newer");
+        assert_eq!(renders.get(), before + 2);
     }
 }

@@ -389,9 +389,42 @@ pub struct V1Renderer<'a> {
 /// besides the request's caller and `lang`: the kind, the object and the
 /// expansion below it (hashed with Fx: SipHash was 3 % of an expanded
 /// page, perf).
+///
+/// Objects not rendered yet in the request are taken from the snapshot's
+/// `SharedJson`, keyed by the renderer's context: everything a memoised
+/// object's JSON may depend on besides the object.
 #[derive(Default)]
 pub struct Memo {
     objects: std::cell::RefCell<rustc_hash::FxHashMap<(Memoized, i64, usize), std::rc::Rc<str>>>,
+    /// Each renderer's context, by its expansion's address and whether nested.
+    contexts: std::cell::RefCell<rustc_hash::FxHashMap<(usize, bool), std::rc::Rc<str>>>,
+}
+
+impl Memo {
+    /// The context of the objects `renderer` renders, for `SharedJson`:
+    /// the caller's role, whether nested, the view served, `lang` and the
+    /// expansion below.
+    fn context(&self, renderer: &V1Renderer<'_>) -> std::rc::Rc<str> {
+        let key = (
+            std::ptr::from_ref(renderer.expand) as usize,
+            renderer.nested,
+        );
+        self.contexts
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| {
+                format!(
+                    "{:?} {} {:?} {:?} {:?}",
+                    renderer.access.role,
+                    renderer.nested,
+                    renderer.serving,
+                    renderer.lang,
+                    renderer.expand
+                )
+                .into()
+            })
+            .clone()
+    }
 }
 
 /// The kinds of objects a page memoises.
@@ -570,8 +603,15 @@ impl<'a> V1Renderer<'a> {
         if let Some(text) = memo.objects.borrow().get(&key) {
             return text.clone();
         }
-        // Rendered with the memo released: a view may memoise its own parts.
-        let text = json(render());
+        // Then the snapshot's, for this renderer's context. Rendered with
+        // the memo released: a view may memoise its own parts.
+        let context = memo.context(self);
+        let shared = self
+            .access
+            .data
+            .shared_json
+            .get_or_render(kind as u8, id, &context, || String::from(&*json(render())));
+        let text: std::rc::Rc<str> = std::rc::Rc::from(&*shared);
         memo.objects.borrow_mut().insert(key, text.clone());
         text
     }
@@ -1519,13 +1559,8 @@ impl<'a> V1Renderer<'a> {
         position: super::catalog::SubmissionIx,
         users: &'a super::catalog::Users,
         anonymised: bool,
-    ) -> impl Iterator<
-        Item = (
-            &'a str,
-            Option<super::catalog::ProfileIx>,
-            Option<&'a User>,
-        ),
-    > + 'a {
+    ) -> impl Iterator<Item = (&'a str, Option<super::catalog::ProfileIx>, Option<&'a User>)> + 'a
+    {
         let data: &'a super::catalog::EventData = self.access.data;
         let sub: &'a Submission = &data.event.submissions[position];
         // The speakers' users and profiles as the catalog found them once
@@ -1542,9 +1577,11 @@ impl<'a> V1Renderer<'a> {
                     .get(i)
                     .and_then(Option::as_deref)
                     .map(|user| (code.as_str(), *profile, Some(user))),
-                None => users
-                    .contains_key(code.as_str())
-                    .then_some((code.as_str(), *profile, None)),
+                None => {
+                    users
+                        .contains_key(code.as_str())
+                        .then_some((code.as_str(), *profile, None))
+                }
             })
     }
 
@@ -1561,13 +1598,7 @@ impl<'a> V1Renderer<'a> {
     /// Of `shown` speakers, those whose user is known, with their profile.
     fn expanded_speakers(
         &self,
-        shown: impl Iterator<
-            Item = (
-                &'a str,
-                Option<super::catalog::ProfileIx>,
-                Option<&'a User>,
-            ),
-        > + 'a,
+        shown: impl Iterator<Item = (&'a str, Option<super::catalog::ProfileIx>, Option<&'a User>)> + 'a,
         users: &'a super::catalog::Users,
     ) -> impl Iterator<Item = (super::catalog::ProfileIx, &'a User)> + 'a {
         let data: &'a super::catalog::EventData = self.access.data;

@@ -435,3 +435,77 @@ async fn answers_orders_are_kept_apart() {
         assert_ne!(ids(&by_text), ids(&plain), "{round}");
     }
 }
+
+/// Expanded questions, tracks, tags and the like are rendered once per
+/// snapshot and context (`catalog::SharedJson`): each `lang` gets its own
+/// texts, every role its own objects, list after list, and a new snapshot
+/// shows what changed.
+#[tokio::test]
+async fn objects_rendered_once_per_snapshot_follow_lang_roles_and_reloads() {
+    let mut dataset = democon();
+    let event = &mut dataset["events"][0];
+    event["locales"] = serde_json::json!(["en", "de"]);
+    event["questions"][0]["question"] = serde_json::json!({
+        "en": "What will attendees learn?",
+        "de": "Was lernt das Publikum?"
+    });
+    let server = TestServer::start(&[dataset.clone()]).await;
+    let expand = "answers,answers.question,tags,track,submission_type";
+    // The first question's text as the first page of `query` shows it, and
+    // the page's items each read as their detail.
+    async fn question_text(client: &Client, query: &str, role: &str) -> Value {
+        let page = client
+            .get_v1(&format!("/api/events/democon/submissions/?{query}"))
+            .await;
+        assert_eq!(page.status, 200, "{role} {query}: {}", page.text);
+        let items = page.body["results"].as_array().expect("results");
+        for item in items {
+            let code = item["code"].as_str().expect("code");
+            let detail = client
+                .get_v1(&format!("/api/events/democon/submissions/{code}/?{query}"))
+                .await;
+            assert!(
+                page.text.contains(&detail.text),
+                "{role} {query}: {code}: the detail's text is not the list item's"
+            );
+        }
+        items
+            .iter()
+            .flat_map(|item| item["answers"].as_array().into_iter().flatten())
+            .map(|answer| &answer["question"])
+            .find(|question| question["id"] == 1)
+            .map(|question| question["question"].clone())
+            .unwrap_or(Value::Null)
+    }
+    let orga = server.token(democon_tokens::ORGA);
+    for round in 0..2 {
+        for (lang, expected) in [
+            ("en", serde_json::json!("What will attendees learn?")),
+            ("de", serde_json::json!("Was lernt das Publikum?")),
+            (
+                "",
+                serde_json::json!({"en": "What will attendees learn?", "de": "Was lernt das Publikum?"}),
+            ),
+        ] {
+            let query = format!("page_size=250&expand={expand}&lang={lang}");
+            assert_eq!(
+                question_text(&orga, &query, "organiser").await,
+                expected,
+                "round {round}, lang {lang:?}"
+            );
+        }
+        for (role, token) in CALLERS {
+            let query = format!("page_size=250&expand={expand}&lang=de");
+            question_text(&client_of(&server, token), &query, role).await;
+        }
+    }
+    // A new snapshot: the changed question, not the one rendered before.
+    dataset["events"][0]["questions"][0]["question"]["de"] =
+        serde_json::json!("Was nimmt das Publikum mit?");
+    server.import(&dataset).await;
+    let query = format!("page_size=250&expand={expand}&lang=de");
+    assert_eq!(
+        question_text(&orga, &query, "organiser").await,
+        serde_json::json!("Was nimmt das Publikum mit?")
+    );
+}
