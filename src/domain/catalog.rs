@@ -322,8 +322,8 @@ struct SharedObjects {
 }
 
 impl SharedJson {
-    pub const MAX_OBJECTS: usize = 1024;
-    pub const MAX_BYTES: usize = 16 * 1024;
+    pub const MAX_OBJECTS: usize = 512;
+    pub const MAX_BYTES: usize = 8 * 1024;
 
     /// The JSON of the object `(kind, id)` in `context`, rendered by
     /// `render` unless it is held already. `render` must give the same
