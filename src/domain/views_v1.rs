@@ -1193,6 +1193,20 @@ pub fn slot_id(event: &Event, sub: &Submission, index: usize) -> i64 {
     })
 }
 
+/// What a submission's view and `write_submission` start from.
+struct SubmissionBasics<'a> {
+    data: &'a super::catalog::EventData,
+    event: &'a Event,
+    sub: &'a Submission,
+    /// The caller sees the organiser fields.
+    orga: bool,
+    /// The caller sees the reviewer fields.
+    reviewer: bool,
+    /// The submission is anonymised to the caller.
+    anonymised: bool,
+    texts: super::views::ShownTexts<'a>,
+}
+
 /// The median and the mean (to a tenth) of the reviews' scores.
 fn review_scores(reviews: &[&Review]) -> (Option<f64>, Option<f64>) {
     let mut scores: SmallVec<[f64; 8]> = reviews.iter().filter_map(|r| r.score).collect();
@@ -1235,14 +1249,15 @@ impl<'a> V1Renderer<'a> {
         users: &'a super::catalog::Users,
         with_slots: bool,
     ) -> SubmissionView<'a> {
-        let access = self.access;
-        let data: &'a super::catalog::EventData = access.data;
-        let event: &'a Event = &data.event;
-        let sub: &'a Submission = &event.submissions[position];
-        let orga = self.is_orga();
-        let reviewer = access.role == Role::Reviewer && !self.nested;
-        let anonymised = access.anonymised_at(position, false);
-        let texts = super::views::shown_texts(sub, anonymised);
+        let SubmissionBasics {
+            data,
+            event,
+            sub,
+            orga,
+            reviewer,
+            anonymised,
+            texts,
+        } = self.basics(position);
         let shown_speakers = self.shown_speakers(position, users, anonymised);
         let speakers = match self.speakers_child(with_slots) {
             None => SpeakerRefs::Ids(shown_speakers.map(|(code, _, _)| code).collect()),
@@ -1384,14 +1399,15 @@ impl<'a> V1Renderer<'a> {
         users: &'a super::catalog::Users,
     ) {
         use crate::json::ObjectText;
-        let access = self.access;
-        let data: &'a super::catalog::EventData = access.data;
-        let event: &'a Event = &data.event;
-        let sub: &'a Submission = &event.submissions[position];
-        let orga = self.is_orga();
-        let reviewer = access.role == Role::Reviewer && !self.nested;
-        let anonymised = access.anonymised_at(position, false);
-        let texts = super::views::shown_texts(sub, anonymised);
+        let SubmissionBasics {
+            data,
+            event,
+            sub,
+            orga,
+            reviewer,
+            anonymised,
+            texts,
+        } = self.basics(position);
         let mut object = ObjectText::open(out);
         object.string("code", &sub.code);
         object.string("title", texts.title);
@@ -1544,6 +1560,22 @@ impl<'a> V1Renderer<'a> {
     }
 
     // The parts of a submission its view and `write_submission` show.
+
+    fn basics(&self, position: super::catalog::SubmissionIx) -> SubmissionBasics<'a> {
+        let access = self.access;
+        let data: &'a super::catalog::EventData = access.data;
+        let sub: &'a Submission = &data.event.submissions[position];
+        let anonymised = access.anonymised_at(position, false);
+        SubmissionBasics {
+            data,
+            event: &data.event,
+            sub,
+            orga: self.is_orga(),
+            reviewer: access.role == Role::Reviewer && !self.nested,
+            anonymised,
+            texts: super::views::shown_texts(sub, anonymised),
+        }
+    }
 
     /// Only the submissions view knows the schedule: a nested submission's
     /// slots are `[]` elsewhere.

@@ -65,25 +65,39 @@ async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {
             if role == "organiser" {
                 assert!(expanded_questions > 10, "{list}: {expanded_questions}");
             }
-            for item in items {
-                let code = item[key].as_str().expect("code");
-                let detail = client
-                    .get_v1(&format!(
-                        "/api/events/democon/{list}/{code}/?expand={expand}"
-                    ))
-                    .await;
-                assert_eq!(detail.status, 200, "{role} {list}/{code}");
-                assert_eq!(&detail.body, item as &Value, "{role} {list}/{code}");
-                // Byte for byte too, keys in the same order: the list
-                // copies memoised objects as JSON text, the detail
-                // serialises their views.
-                assert!(
-                    page.text.contains(&detail.text),
-                    "{role} {list}/{code}: the detail's text is not the list item's"
-                );
-            }
+            let query = format!("expand={expand}");
+            read_as_details(&client, &page, list, key, &query, role).await;
         }
     }
+}
+
+/// Asserts that each of `page`'s items (a page of `list`) reads as its
+/// detail (by `key`, with the page's `query`), the same JSON byte for
+/// byte, keys in the same order: the list writes submissions without
+/// their views and copies memoised objects as JSON text, the detail
+/// serialises the views. Returns how many it compared.
+async fn read_as_details(
+    client: &Client,
+    page: &Reply,
+    list: &str,
+    key: &str,
+    query: &str,
+    role: &str,
+) -> usize {
+    let items = page.body["results"].as_array().expect("results");
+    for item in items {
+        let code = item[key].as_str().expect("code");
+        let detail = client
+            .get_v1(&format!("/api/events/democon/{list}/{code}/?{query}"))
+            .await;
+        assert_eq!(detail.status, 200, "{role} {list}/{code} {query}");
+        assert_eq!(&detail.body, item as &Value, "{role} {list}/{code} {query}");
+        assert!(
+            page.text.contains(&detail.text),
+            "{role} {list}/{code} {query}: the detail's text is not the list item's"
+        );
+    }
+    items.len()
 }
 
 /// The submissions list writes each submission without its view
@@ -121,21 +135,8 @@ async fn submissions_listed_read_as_their_details_for_each_expansion() {
             let items = page.body["results"].as_array().expect("results");
             assert!(!items.is_empty(), "{role} {expand}");
             assert!(page.body["next"].is_null(), "{role} {expand}: one page");
-            for item in items {
-                let code = item["code"].as_str().expect("code");
-                let detail = client
-                    .get_v1(&format!(
-                        "/api/events/democon/submissions/{code}/?expand={expand}"
-                    ))
-                    .await;
-                assert_eq!(detail.status, 200, "{role} {expand}: {code}");
-                assert_eq!(&detail.body, item as &Value, "{role} {expand}: {code}");
-                assert!(
-                    page.text.contains(&detail.text),
-                    "{role} {expand}: {code}: the detail's text is not the list item's"
-                );
-                compared += 1;
-            }
+            let query = format!("expand={expand}");
+            compared += read_as_details(&client, &page, "submissions", "code", &query, role).await;
         }
     }
     assert!(compared > 500, "only {compared} submissions compared");
@@ -458,17 +459,8 @@ async fn objects_rendered_once_per_snapshot_follow_lang_roles_and_reloads() {
             .get_v1(&format!("/api/events/democon/submissions/?{query}"))
             .await;
         assert_eq!(page.status, 200, "{role} {query}: {}", page.text);
+        read_as_details(client, &page, "submissions", "code", query, role).await;
         let items = page.body["results"].as_array().expect("results");
-        for item in items {
-            let code = item["code"].as_str().expect("code");
-            let detail = client
-                .get_v1(&format!("/api/events/democon/submissions/{code}/?{query}"))
-                .await;
-            assert!(
-                page.text.contains(&detail.text),
-                "{role} {query}: {code}: the detail's text is not the list item's"
-            );
-        }
         items
             .iter()
             .flat_map(|item| item["answers"].as_array().into_iter().flatten())
