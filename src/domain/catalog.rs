@@ -314,10 +314,13 @@ pub struct SharedJson {
     objects: std::sync::Mutex<SharedObjects>,
 }
 
+/// One context's objects, by kind and id.
+type ObjectsOfContext = HashMap<(u8, i64), Arc<str>>;
+
 #[derive(Default)]
 struct SharedObjects {
     /// By context, then by the object's kind and id.
-    by_context: HashMap<Box<str>, HashMap<(u8, i64), Arc<str>>>,
+    by_context: HashMap<Box<str>, ObjectsOfContext>,
     count: usize,
 }
 
@@ -358,19 +361,15 @@ impl SharedJson {
     }
 
     /// How many objects it holds.
-    pub fn len(&self) -> usize {
+    pub fn held(&self) -> usize {
         self.objects.lock().unwrap_or_else(|e| e.into_inner()).count
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
 impl std::fmt::Debug for SharedJson {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SharedJson")
-            .field("objects", &self.len())
+            .field("objects", &self.held())
             .finish()
     }
 }
@@ -1421,17 +1420,17 @@ mod tests {
         assert_eq!(&*shared.get_or_render(0, 1, "de", render("de")), "de");
         assert_eq!(&*shared.get_or_render(1, 1, "en", render("kind")), "kind");
         assert_eq!(&*shared.get_or_render(0, 2, "en", render("id")), "id");
-        assert_eq!((renders.get(), shared.len()), (4, 4));
+        assert_eq!((renders.get(), shared.held()), (4, 4));
         // Too large to hold: rendered each time.
         let large = "x".repeat(SharedJson::MAX_BYTES + 1);
         shared.get_or_render(0, 3, "en", render(&large));
         shared.get_or_render(0, 3, "en", render(&large));
-        assert_eq!((renders.get(), shared.len()), (6, 4));
+        assert_eq!((renders.get(), shared.held()), (6, 4));
         // Full: what is held stays, nothing more is.
         for id in 100..100 + SharedJson::MAX_OBJECTS as i64 {
             shared.get_or_render(2, id, "en", render("{}"));
         }
-        assert_eq!(shared.len(), SharedJson::MAX_OBJECTS);
+        assert_eq!(shared.held(), SharedJson::MAX_OBJECTS);
         let before = renders.get();
         assert_eq!(
             &*shared.get_or_render(0, 1, "en", render("again")),

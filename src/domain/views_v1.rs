@@ -582,15 +582,14 @@ impl<'a> V1Renderer<'a> {
         render: impl FnOnce() -> T,
     ) -> std::rc::Rc<str> {
         // A view always serialises; "null" would only hide a bug.
-        let json = |view: T| -> std::rc::Rc<str> {
+        let json = |view: T| -> String {
             crate::json::fragment(&view)
                 .ok()
                 .and_then(|json| String::from_utf8(json).ok())
                 .unwrap_or_else(|| "null".into())
-                .into()
         };
         let Some(memo) = self.memo else {
-            return json(render());
+            return json(render()).into();
         };
         // Nothing expanded below: one JSON wherever the object is expanded
         // (a submission's answers' questions and its speakers' are the same
@@ -610,7 +609,7 @@ impl<'a> V1Renderer<'a> {
             .access
             .data
             .shared_json
-            .get_or_render(kind as u8, id, &context, || String::from(&*json(render())));
+            .get_or_render(kind as u8, id, &context, || json(render()));
         let text: std::rc::Rc<str> = std::rc::Rc::from(&*shared);
         memo.objects.borrow_mut().insert(key, text.clone());
         text
@@ -1388,7 +1387,8 @@ impl<'a> V1Renderer<'a> {
 
     /// The submission at `position` as JSON appended to `out`, byte for
     /// byte as serialising `submission(position, users)` writes it
-    /// (`submissions_listed_read_as_their_detail` holds the two equal),
+    /// (`submissions_listed_read_as_their_details_for_each_expansion` holds
+    /// the two equal),
     /// from the same parts, without the view: building, serialising and
     /// dropping a page's views and their lists was a sixth of a page with
     /// pytanis's expansion (perf, BENCHMARKS.md).
