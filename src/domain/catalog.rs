@@ -407,20 +407,36 @@ fn compare_lower(code: &str, lower: &str) -> Ordering {
     }
 }
 
-/// Moves the event's big lists into the order a page of submissions reads
-/// them, and returns where each item of the store's order went. Stored in
-/// the dataset's order (by id, where codes are random), one page's fifty
-/// submissions, their speakers, answers and reviews, and the catalog's
-/// tables beside them, lay in fifty places across the event: a cache miss
-/// each. In page order they are a few runs of adjacent memory: submissions
-/// by code (v1's and the legacy lists' order); speaker profiles by their
-/// first submission; answers by submission, each submission's followed by
-/// its speakers' answers not placed before; reviews by submission; the
-/// rest (reviews' answers, speakers without submissions) after them, in
-/// the store's order. What shows the store's order reads it through the
-/// returned `StoredOrder`; the catalog's sorts start from it, so that their
-/// ties fall as before.
-fn order_for_pages(event: &mut Event) -> StoredOrder {
+/// Where each item of the event's big lists goes in the order a page of
+/// submissions reads them (see `order_for_pages`): for each list, the
+/// positions of the items placed by a submission, in page order. The rest
+/// follow in their own order (`PageOrders::complete`).
+pub struct PageOrders {
+    pub submissions: Vec<usize>,
+    pub speakers: Vec<usize>,
+    pub answers: Vec<usize>,
+    pub reviews: Vec<usize>,
+}
+
+impl PageOrders {
+    /// `first`, then every other position below `len` in its order: a
+    /// whole list's order.
+    pub fn complete(first: &[usize], len: usize) -> Vec<usize> {
+        let mut placed = vec![false; len];
+        for &i in first {
+            placed[i] = true;
+        }
+        let mut order = first.to_vec();
+        order.extend((0..len).filter(|&i| !placed[i]));
+        order
+    }
+}
+
+/// The page order of the event's big lists: submissions by code (v1's and
+/// the legacy lists' order); speaker profiles by their first submission;
+/// answers by submission, each submission's followed by its speakers'
+/// answers not placed before; reviews by submission.
+pub fn page_orders(event: &Event) -> PageOrders {
     let subs = &event.submissions;
     let mut by_code: Vec<u32> = (0..subs.len() as u32).collect();
     by_code.sort_by(|&a, &b| subs[a as usize].code.cmp(&subs[b as usize].code));
@@ -482,15 +498,34 @@ fn order_for_pages(event: &mut Event) -> StoredOrder {
         })
         .collect();
     review_keys.sort_unstable();
-    let submission_order: Vec<usize> = by_code.iter().map(|&i| i as usize).collect();
-    let answer_order: Vec<usize> = answer_keys.iter().map(|k| k.2 as usize).collect();
-    let review_order: Vec<usize> = review_keys.iter().map(|k| k.1 as usize).collect();
-    drop((code_rank, profile_of));
+    PageOrders {
+        submissions: by_code.iter().map(|&i| i as usize).collect(),
+        speakers: profile_order,
+        answers: answer_keys.iter().map(|k| k.2 as usize).collect(),
+        reviews: review_keys.iter().map(|k| k.1 as usize).collect(),
+    }
+}
+
+/// Moves the event's big lists into the order a page of submissions reads
+/// them (`page_orders`), and returns where each item of the store's order
+/// went. Stored in the dataset's order (by id, where codes are random), one
+/// page's fifty submissions, their speakers, answers and reviews, and the
+/// catalog's tables beside them, lay in fifty places across the event: a
+/// cache miss each. In page order they are a few runs of adjacent memory;
+/// the rest (reviews' answers, speakers without submissions) after them,
+/// in the store's order. What shows the store's order reads it through the
+/// returned `StoredOrder`; the catalog's sorts start from it, so that their
+/// ties fall as before. (The items' texts follow the order the store
+/// read them in: an import writes the records in page order for that,
+/// `storage::records::event_records`.)
+fn order_for_pages(event: &mut Event) -> StoredOrder {
+    let orders = page_orders(event);
     let (submissions, stored_submissions) =
-        permuted(std::mem::take(&mut event.submissions), submission_order);
-    let (speakers, stored_speakers) = permuted(std::mem::take(&mut event.speakers), profile_order);
-    let (answers, stored_answers) = permuted(std::mem::take(&mut event.answers), answer_order);
-    let (reviews, stored_reviews) = permuted(std::mem::take(&mut event.reviews), review_order);
+        permuted(std::mem::take(&mut event.submissions), orders.submissions);
+    let (speakers, stored_speakers) =
+        permuted(std::mem::take(&mut event.speakers), orders.speakers);
+    let (answers, stored_answers) = permuted(std::mem::take(&mut event.answers), orders.answers);
+    let (reviews, stored_reviews) = permuted(std::mem::take(&mut event.reviews), orders.reviews);
     event.submissions = submissions;
     event.speakers = speakers;
     event.answers = answers;
@@ -505,12 +540,8 @@ fn order_for_pages(event: &mut Event) -> StoredOrder {
 
 /// `items` with those at `first` (positions, each once) first, in that
 /// order, then the rest in theirs; and for each old position, its new one.
-fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, mut first: Vec<usize>) -> (Vec<T>, Vec<I>) {
-    let mut placed = vec![false; items.len()];
-    for &i in &first {
-        placed[i] = true;
-    }
-    first.extend((0..items.len()).filter(|&i| !placed[i]));
+fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, first: Vec<usize>) -> (Vec<T>, Vec<I>) {
+    let first = PageOrders::complete(&first, items.len());
     let mut new_position = vec![I::from(0); items.len()];
     for (new, &old) in first.iter().enumerate() {
         new_position[old] = I::from(new as u32);

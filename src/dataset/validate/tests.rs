@@ -1800,11 +1800,10 @@ fn v1_doc() -> Value {
 fn records_digest(event: &Event) -> String {
     use sha2::{Digest, Sha256};
     let mut bodies = vec![crate::storage::records::event_body(event)];
-    bodies.extend(
-        crate::storage::records::event_records(event)
-            .into_iter()
-            .map(|r| r.body),
-    );
+    // Written in page order since 274aa76's session; digested as before.
+    let mut records = crate::storage::records::event_records(event);
+    records.sort_by_key(|r| (r.kind as usize, r.position));
+    bodies.extend(records.into_iter().map(|r| r.body));
     hex::encode(Sha256::digest(bodies.join("\n").as_bytes()))
 }
 
