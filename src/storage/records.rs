@@ -600,26 +600,30 @@ mod tests {
             |kind: Kind| -> Vec<&Record> { records.iter().filter(|r| r.kind == kind).collect() };
         let keys = |kind: Kind| -> Vec<String> { of(kind).iter().map(|r| r.key.clone()).collect() };
         let served = &serving.event;
-        assert_eq!(
-            keys(Kind::Submission),
-            served
-                .submissions
-                .iter()
-                .map(Keyed::key)
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(
-            keys(Kind::Speaker),
-            served.speakers.iter().map(Keyed::key).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            keys(Kind::Answer),
-            served.answers.iter().map(Keyed::key).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            keys(Kind::Review),
-            served.reviews.iter().map(Keyed::key).collect::<Vec<_>>()
-        );
+        for (kind, in_page_order) in [
+            (
+                Kind::Submission,
+                served
+                    .submissions
+                    .iter()
+                    .map(Keyed::key)
+                    .collect::<Vec<_>>(),
+            ),
+            (
+                Kind::Speaker,
+                served.speakers.iter().map(Keyed::key).collect(),
+            ),
+            (
+                Kind::Answer,
+                served.answers.iter().map(Keyed::key).collect(),
+            ),
+            (
+                Kind::Review,
+                served.reviews.iter().map(Keyed::key).collect(),
+            ),
+        ] {
+            assert_eq!(keys(kind), in_page_order, "{kind:?}");
+        }
         // Not the dataset's order (or the test would show nothing).
         assert_ne!(
             keys(Kind::Submission),
