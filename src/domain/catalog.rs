@@ -407,10 +407,8 @@ fn compare_lower(code: &str, lower: &str) -> Ordering {
     }
 }
 
-/// Where each item of the event's big lists goes in the order a page of
-/// submissions reads them (see `order_for_pages`): for each list, the
-/// positions of the items placed by a submission, in page order. The rest
-/// follow in their own order (`PageOrders::complete`).
+/// The order a page of submissions reads the event's big lists in (see
+/// `order_for_pages`): for each list, every position, in page order.
 pub struct PageOrders {
     pub submissions: Vec<usize>,
     pub speakers: Vec<usize>,
@@ -418,24 +416,22 @@ pub struct PageOrders {
     pub reviews: Vec<usize>,
 }
 
-impl PageOrders {
-    /// `first`, then every other position below `len` in its order: a
-    /// whole list's order.
-    pub fn complete(first: &[usize], len: usize) -> Vec<usize> {
-        let mut placed = vec![false; len];
-        for &i in first {
-            placed[i] = true;
-        }
-        let mut order = first.to_vec();
-        order.extend((0..len).filter(|&i| !placed[i]));
-        order
+/// `first`, then every other position below `len` in its order.
+fn completed(first: Vec<usize>, len: usize) -> Vec<usize> {
+    let mut placed = vec![false; len];
+    for &i in &first {
+        placed[i] = true;
     }
+    let mut order = first;
+    order.extend((0..len).filter(|&i| !placed[i]));
+    order
 }
 
 /// The page order of the event's big lists: submissions by code (v1's and
 /// the legacy lists' order); speaker profiles by their first submission;
 /// answers by submission, each submission's followed by its speakers'
-/// answers not placed before; reviews by submission.
+/// answers not placed before; reviews by submission; the rest of each
+/// list after them, in its own order.
 pub fn page_orders(event: &Event) -> PageOrders {
     let subs = &event.submissions;
     let mut by_code: Vec<u32> = (0..subs.len() as u32).collect();
@@ -500,9 +496,15 @@ pub fn page_orders(event: &Event) -> PageOrders {
     review_keys.sort_unstable();
     PageOrders {
         submissions: by_code.iter().map(|&i| i as usize).collect(),
-        speakers: profile_order,
-        answers: answer_keys.iter().map(|k| k.2 as usize).collect(),
-        reviews: review_keys.iter().map(|k| k.1 as usize).collect(),
+        speakers: completed(profile_order, profiles.len()),
+        answers: completed(
+            answer_keys.iter().map(|k| k.2 as usize).collect(),
+            event.answers.len(),
+        ),
+        reviews: completed(
+            review_keys.iter().map(|k| k.1 as usize).collect(),
+            event.reviews.len(),
+        ),
     }
 }
 
@@ -538,16 +540,15 @@ fn order_for_pages(event: &mut Event) -> StoredOrder {
     }
 }
 
-/// `items` with those at `first` (positions, each once) first, in that
-/// order, then the rest in theirs; and for each old position, its new one.
-fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, first: Vec<usize>) -> (Vec<T>, Vec<I>) {
-    let first = PageOrders::complete(&first, items.len());
+/// `items` in `order` (every position, each once); and for each old
+/// position, its new one.
+fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, order: Vec<usize>) -> (Vec<T>, Vec<I>) {
     let mut new_position = vec![I::from(0); items.len()];
-    for (new, &old) in first.iter().enumerate() {
+    for (new, &old) in order.iter().enumerate() {
         new_position[old] = I::from(new as u32);
     }
     let mut taken: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    let items = first.iter().filter_map(|&i| taken[i].take()).collect();
+    let items = order.iter().filter_map(|&i| taken[i].take()).collect();
     (items, new_position)
 }
 

@@ -196,28 +196,22 @@ fn push_in_order<T: Serialize + Sync + Keyed>(
 /// (`catalog::page_orders`), each record keeping its list position. New
 /// records are written in this order, and a load reads an event's records
 /// in the order they were written: so their texts are allocated in page
-/// order, which made a random expanded v1 page 10 % cheaper than the
-/// dataset's order (BENCHMARKS.md, "At 274aa76").
+/// order, which made a random expanded v1 page 8 % cheaper than the
+/// dataset's order (BENCHMARKS.md, "At 274aa76 and 7a5a602").
 pub fn event_records(event: &Event) -> Vec<Record> {
-    use crate::domain::catalog::{page_orders, PageOrders};
     let mut out = Vec::with_capacity(
         event.submissions.len() + event.answers.len() + event.reviews.len() + event.speakers.len(),
     );
-    let orders = page_orders(event);
-    let whole = |first: &[usize], len| PageOrders::complete(first, len);
+    let orders = crate::domain::catalog::page_orders(event);
     push_all(&mut out, &event.submission_types);
     push_all(&mut out, &event.tracks);
     push_all(&mut out, &event.rooms);
     push_all(&mut out, &event.tags);
     push_all(&mut out, &event.questions);
-    let speakers = whole(&orders.speakers, event.speakers.len());
-    push_in_order(&mut out, &event.speakers, speakers);
-    let submissions = whole(&orders.submissions, event.submissions.len());
-    push_in_order(&mut out, &event.submissions, submissions);
-    let answers = whole(&orders.answers, event.answers.len());
-    push_in_order(&mut out, &event.answers, answers);
-    let reviews = whole(&orders.reviews, event.reviews.len());
-    push_in_order(&mut out, &event.reviews, reviews);
+    push_in_order(&mut out, &event.speakers, orders.speakers);
+    push_in_order(&mut out, &event.submissions, orders.submissions);
+    push_in_order(&mut out, &event.answers, orders.answers);
+    push_in_order(&mut out, &event.reviews, orders.reviews);
     out
 }
 
