@@ -2401,7 +2401,7 @@ impl Generator {
                     day,
                     (14 + self.rng.i64(0..8)) * 60 + 15 * self.rng.i64(0..4),
                 );
-                crate::domain::time::format_in(&at, &plan.tz)
+                crate::model::time::format_in(&at, &plan.tz)
             }
             Sample::Repository => format!(
                 "https://git.example.org/workshops/{}",

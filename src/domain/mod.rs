@@ -5,13 +5,11 @@
 //! - [`search`]: the `q` indexes;
 //! - [`visible`]: ordered visible sets per class, kept per data version;
 //! - [`views`]: the JSON object of each resource per role;
-//! - [`time`]: datetime rendering in the event's time zone.
 
 pub mod access;
 pub mod catalog;
 pub mod feed;
 pub mod search;
-pub mod time;
 pub mod views;
 pub mod views_v1;
 pub mod visible;

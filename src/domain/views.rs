@@ -10,7 +10,7 @@ use crate::model::*;
 
 use super::access::{Access, Role};
 use super::catalog::{AnswerIx, ProfileIx, ReviewIx, SubmissionIx};
-use super::time::{format_in, is_midnight_in};
+use crate::model::time::{format_in, is_midnight_in};
 
 /// Which answers to nest (`questions` parameter): none, all, or some question ids.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use crate::model::*;
 
 use super::access::{resource_visible_to, Access, Role};
-use super::time::{format_in, is_midnight_in};
+use crate::model::time::{format_in, is_midnight_in};
 
 /// A translated text as v1 writes it: the object of its locales, or with
 /// `lang` (one of the event's locales) that locale's text as a plain

@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn iso_writes_python_offsets() {
-        let t = crate::domain::time::parse_rfc3339("2026-11-23T08:00:00Z").unwrap();
+        let t = crate::model::time::parse_rfc3339("2026-11-23T08:00:00Z").unwrap();
         assert_eq!(
             iso_in(&t, &chrono_tz::Europe::Berlin),
             "2026-11-23T09:00:00+01:00"

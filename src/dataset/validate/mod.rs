@@ -19,7 +19,7 @@ use std::fmt;
 use chrono::{Datelike, NaiveDate};
 use serde_json::{Map, Value};
 
-use crate::domain::time::parse_rfc3339;
+use crate::model::time::parse_rfc3339;
 use crate::model::{
     hash_token, Anonymised, Answer, Availability, Break, Dataset, Decimal, Event, I18n,
     OtherReviews, ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,

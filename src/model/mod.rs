@@ -8,7 +8,7 @@
 //! HTTP layer answers from. Lists keep dataset order; where the API needs
 //! another order the domain sorts.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::NaiveDate;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -19,49 +19,8 @@ use serde::{Deserialize, Serialize};
 /// patched reload copies pointers, not text.
 pub use arcstr::ArcStr;
 
-/// An instant, always kept in UTC with microsecond precision. Responses
-/// convert it to the event's time zone.
-pub type Timestamp = DateTime<Utc>;
-
-/// The dataset's datetime form: RFC 3339 in UTC with `Z`, microseconds only
-/// when non-zero (what `export` writes and storage keeps).
-pub mod timestamp {
-    use super::Timestamp;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(value: &Timestamp, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&crate::domain::time::format_in(value, &chrono_tz::UTC))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        crate::domain::time::parse_rfc3339(&text).map_err(serde::de::Error::custom)
-    }
-
-    /// The same for a nullable datetime.
-    pub mod option {
-        use super::Timestamp;
-        use serde::{Deserialize, Deserializer, Serializer};
-
-        pub fn serialize<S: Serializer>(
-            value: &Option<Timestamp>,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            match value {
-                Some(value) => super::serialize(value, serializer),
-                None => serializer.serialize_none(),
-            }
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Option<Timestamp>, D::Error> {
-            let text = <Option<std::borrow::Cow<'de, str>>>::deserialize(deserializer)?;
-            text.map(|t| crate::domain::time::parse_rfc3339(&t).map_err(serde::de::Error::custom))
-                .transpose()
-        }
-    }
-}
+pub mod time;
+pub use time::{timestamp, Timestamp};
 
 /// A multi-lingual string: locale → text, in the order given. The second
 /// field is true for pretalx's `null` (a text never set, where pretalx's

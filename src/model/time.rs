@@ -1,10 +1,52 @@
 //! Datetime rendering (behaviour.md §4): ISO 8601 in the event's time zone,
 //! `Z` for a zero offset, fractional seconds only when non-zero (6 digits).
 
-use chrono::{Datelike, Offset, TimeZone, Timelike};
+use chrono::{DateTime, Datelike, Offset, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 
-use crate::model::Timestamp;
+/// An instant, always kept in UTC with microsecond precision. Responses
+/// convert it to the event's time zone.
+pub type Timestamp = DateTime<Utc>;
+
+/// The dataset's datetime form: RFC 3339 in UTC with `Z`, microseconds only
+/// when non-zero (what `export` writes and storage keeps).
+pub mod timestamp {
+    use super::{format_in, Timestamp};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Timestamp, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format_in(value, &chrono_tz::UTC))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        super::parse_rfc3339(&text).map_err(serde::de::Error::custom)
+    }
+
+    /// The same for a nullable datetime.
+    pub mod option {
+        use super::Timestamp;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(
+            value: &Option<Timestamp>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match value {
+                Some(value) => super::serialize(value, serializer),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<Timestamp>, D::Error> {
+            let text = <Option<std::borrow::Cow<'de, str>>>::deserialize(deserializer)?;
+            text.map(|t| super::super::parse_rfc3339(&t).map_err(serde::de::Error::custom))
+                .transpose()
+        }
+    }
+}
 
 pub fn format_in(value: &Timestamp, tz: &Tz) -> String {
     let micros = value.timestamp_micros();
