@@ -8,6 +8,7 @@
 
 mod helpers;
 
+mod architecture;
 mod caching;
 mod changes;
 mod cli;
