@@ -14,184 +14,11 @@ use chrono_tz::Tz;
 use super::search::{DistinctTextIndex, LazyIndex, TrigramIndex};
 use crate::model::*;
 
-/// A position in one of an event's lists. Each list has its own type, so a
-/// submission's position cannot be used to look up a speaker profile; it
-/// indexes its own list (`event.submissions[ix]`) and the per-item vectors
-/// of the catalog (`Per<SubmissionIx, _>`).
-macro_rules! positions {
-    ($($(#[$meta:meta])* $name:ident => $item:ty;)+) => {$(
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(u32);
-
-        impl $name {
-            /// Every position of a list of `len` items, in list order.
-            pub fn all(len: usize) -> impl Iterator<Item = $name> {
-                (0..len as u32).map($name)
-            }
-
-            pub fn get(self) -> usize {
-                self.0 as usize
-            }
-        }
-
-        impl From<u32> for $name {
-            fn from(i: u32) -> $name {
-                $name(i)
-            }
-        }
-
-        impl From<$name> for usize {
-            fn from(ix: $name) -> usize {
-                ix.get()
-            }
-        }
-
-        impl std::ops::Index<$name> for Vec<$item> {
-            type Output = $item;
-            fn index(&self, ix: $name) -> &$item {
-                &self[ix.get()]
-            }
-        }
-    )+};
-}
-
-positions! {
-    /// A submission's position in `event.submissions`.
-    SubmissionIx => Submission;
-    /// A speaker profile's position in `event.speakers`.
-    ProfileIx => SpeakerProfile;
-    /// An answer's position in `event.answers`.
-    AnswerIx => Answer;
-    /// A review's position in `event.reviews`.
-    ReviewIx => Review;
-    /// A question's position in `event.questions`.
-    QuestionIx => Question;
-    /// A position in `event.submission_types`.
-    TypeIx => SubmissionType;
-    /// A position in `event.tracks`.
-    TrackIx => Track;
-    /// A position in `event.rooms`.
-    RoomIx => Room;
-    /// A position in `event.tags`.
-    TagIx => Tag;
-}
-
-/// The position of type `I` for a list index (for `index_by`).
-fn at<I: From<u32>>(i: usize) -> I {
-    I::from(i as u32)
-}
-
-/// One value per item of a list, indexed by that list's position type only.
-#[derive(Debug, Default)]
-pub struct Per<I, T> {
-    values: Vec<T>,
-    _index: std::marker::PhantomData<I>,
-}
-
-impl<I, T> FromIterator<T> for Per<I, T> {
-    fn from_iter<It: IntoIterator<Item = T>>(items: It) -> Self {
-        Per {
-            values: items.into_iter().collect(),
-            _index: std::marker::PhantomData,
-        }
-    }
-}
-
-macro_rules! per_index {
-    ($($name:ident),+) => {$(
-        impl<T> std::ops::Index<$name> for Per<$name, T> {
-            type Output = T;
-            fn index(&self, ix: $name) -> &T {
-                &self.values[ix.get()]
-            }
-        }
-    )+};
-}
-
-per_index!(SubmissionIx, ProfileIx, AnswerIx, ReviewIx);
-
-/// A list of items per position of one list, all in one vector: the items
-/// of position `i` are `items[starts[i]..starts[i + 1]]`. One allocation
-/// for a whole event where a map of vectors takes one per owner.
-#[derive(Debug)]
-pub struct Groups<I, T> {
-    starts: Vec<u32>,
-    items: Vec<T>,
-    _index: std::marker::PhantomData<I>,
-}
-
-impl<I: Copy + Into<usize>, T> Groups<I, T> {
-    /// Groups `(owner, item)` pairs for `len` owners; each group keeps the
-    /// order the pairs come in.
-    pub(super) fn new(len: usize, pairs: impl Iterator<Item = (I, T)> + Clone) -> Self {
-        let mut starts = vec![0u32; len + 1];
-        for (owner, _) in pairs.clone() {
-            starts[owner.into() + 1] += 1;
-        }
-        for i in 0..len {
-            starts[i + 1] += starts[i];
-        }
-        let mut next: Vec<u32> = starts[..len].to_vec();
-        let mut slots: Vec<Option<T>> = (0..starts[len]).map(|_| None).collect();
-        for (owner, item) in pairs {
-            let at = &mut next[owner.into()];
-            slots[*at as usize] = Some(item);
-            *at += 1;
-        }
-        Groups {
-            starts,
-            items: slots.into_iter().flatten().collect(),
-            _index: std::marker::PhantomData,
-        }
-    }
-
-    /// One group per owner, in owner order.
-    fn from_groups<G: IntoIterator<Item = T>>(groups: impl IntoIterator<Item = G>) -> Self {
-        let mut starts = vec![0u32];
-        let mut items = Vec::new();
-        for group in groups {
-            items.extend(group);
-            starts.push(u32::try_from(items.len()).expect("fewer than 2^32 items"));
-        }
-        items.shrink_to_fit();
-        Groups {
-            starts,
-            items,
-            _index: std::marker::PhantomData,
-        }
-    }
-
-    /// Items in all groups.
-    pub fn item_count(&self) -> usize {
-        self.items.len()
-    }
-
-    /// Every owner's group, in owner order.
-    pub fn groups(&self) -> impl Iterator<Item = &[T]> {
-        self.starts
-            .windows(2)
-            .map(|w| &self.items[w[0] as usize..w[1] as usize])
-    }
-
-    pub fn of(&self, owner: I) -> &[T] {
-        let i = owner.into();
-        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
-    }
-
-    /// Prefetches where `owner`'s group starts (`memory::prefetch`).
-    pub fn prefetch_start(&self, owner: I) {
-        if let Some(start) = self.starts.get(owner.into()) {
-            crate::memory::prefetch_value(start);
-        }
-    }
-
-    /// Prefetches `owner`'s group (its start read, so best after
-    /// `prefetch_start`).
-    pub fn prefetch_group(&self, owner: I) {
-        crate::memory::prefetch_value(self.of(owner));
-    }
-}
+use super::ids::at;
+pub use super::ids::{
+    AnswerIx, Groups, Per, ProfileIx, QuestionIx, ReviewIx, RoomIx, SubmissionIx, TagIx, TrackIx,
+    TypeIx,
+};
 
 /// Who an answer belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -929,7 +756,7 @@ impl EventData {
 #[derive(Debug, Default)]
 pub struct Catalog {
     /// The storage version this catalog was built from.
-    pub version: crate::storage::DataVersion,
+    pub version: super::version::DataVersion,
     pub users: Users,
     /// SHA-256 hex of a token → user code, and the token's API version.
     pub token_owner: HashMap<String, (ArcStr, Option<ApiVersion>)>,
@@ -938,7 +765,7 @@ pub struct Catalog {
     /// Lower-case slug → position in `events`.
     pub event_lookup: HashMap<String, usize>,
     /// Slug → the stored version each event was loaded at.
-    pub event_versions: StdHashMap<String, crate::storage::EventVersion>,
+    pub event_versions: StdHashMap<String, super::version::EventVersion>,
     /// Per event (same positions as `events`), per submission: the user of
     /// each of its speakers, in `speakers` order (None for a code with no
     /// user), so that a page of submissions or a search by name looks no
@@ -949,7 +776,7 @@ pub struct Catalog {
     /// Per event (same positions): its search indexes, built on first use.
     pub search: Vec<EventSearch>,
     /// The change feeds up to this catalog's generation (`domain::feed`).
-    pub feed: Arc<super::feed::FeedLog>,
+    pub feed: Arc<super::feed_log::FeedLog>,
 }
 
 /// The `q` indexes of one event in one catalog (they read users' names, so
@@ -979,9 +806,9 @@ pub type Users = HashMap<ArcStr, Arc<User>>;
 
 impl Catalog {
     pub fn new(
-        version: crate::storage::DataVersion,
+        version: super::version::DataVersion,
         users: Users,
-        events: Vec<(Arc<EventData>, crate::storage::EventVersion)>,
+        events: Vec<(Arc<EventData>, super::version::EventVersion)>,
     ) -> Self {
         let mut token_owner = HashMap::default();
         for user in users.values() {

@@ -9,7 +9,10 @@
 pub mod access;
 pub mod catalog;
 pub mod feed;
+pub mod feed_log;
+pub mod ids;
 pub mod search;
+pub mod version;
 pub mod views;
 pub mod views_v1;
 pub mod visible;

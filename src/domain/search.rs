@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 
-use super::catalog::Groups;
+use super::ids::Groups;
 
 /// Byte trigrams of lower-cased texts → the ids of the documents (their
 /// rank in a list's order) that contain them. Posting lists are roaring

@@ -10,7 +10,7 @@ use std::any::{Any, TypeId};
 use std::sync::Arc;
 
 use super::access::ViewerClass;
-use crate::storage::DataVersion;
+use super::version::DataVersion;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SetKey {

@@ -5,47 +5,13 @@
 use std::collections::HashMap;
 use std::future::Future;
 
-use super::records::{EventAssembler, EventPatch, Kind, RecordRow};
+use super::records::{
+    ChangedRow, CountRow, DeletedRow, EventAssembler, EventPatch, EventRow, RecordRow,
+};
 use super::{DataVersion, EventVersion, Loaded, StoreError};
 use crate::model::User;
 
 type Result<T> = std::result::Result<T, StoreError>;
-
-/// A stored event's own row.
-#[derive(sqlx::FromRow)]
-pub struct EventRow {
-    pub id: i64,
-    pub slug: String,
-    pub generation: i64,
-    pub body: String,
-}
-
-/// A record written after some generation: its body only when the body
-/// itself was written then (otherwise only its position moved).
-#[derive(sqlx::FromRow)]
-pub struct ChangedRow {
-    #[sqlx(try_from = "String")]
-    pub kind: Kind,
-    pub key: String,
-    pub position: i64,
-    pub body: Option<String>,
-}
-
-/// A record removed after some generation.
-#[derive(sqlx::FromRow)]
-pub struct DeletedRow {
-    #[sqlx(try_from = "String")]
-    pub kind: Kind,
-    pub key: String,
-}
-
-/// How many records of a kind an event has.
-#[derive(sqlx::FromRow)]
-pub struct CountRow {
-    #[sqlx(try_from = "String")]
-    pub kind: Kind,
-    pub count: i64,
-}
 
 /// The statements of one store, inside a consistent read transaction.
 pub trait ReadTx: Send {

@@ -34,6 +34,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::domain::feed_log::ChangeRow;
+pub use crate::domain::version::{DataVersion, EventVersion};
 use crate::model::{Dataset, Event, User};
 pub use records::EventPatch;
 
@@ -94,25 +96,6 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// Which state of which database: a database replaced by another (a new
-/// SQLite file, a restored PostgreSQL) has another identity, even where the
-/// generation happens to be the same.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, sqlx::FromRow)]
-pub struct DataVersion {
-    pub identity: String,
-    pub generation: i64,
-}
-
-/// Which stored event, as of which write: a replica that holds an event at
-/// one version can ask for the changes since (same id), where an event
-/// deleted and made again under its slug has another id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct EventVersion {
-    pub id: i64,
-    /// The generation the event was last written in.
-    pub generation: i64,
-}
-
 /// What a replica holds, so that `load` reads only what is new to it.
 #[derive(Debug, Clone, Default)]
 pub struct Held {
@@ -151,23 +134,6 @@ pub struct ImportSummary {
     /// Slugs of the stored events deleted because the dataset does not
     /// have them (only with [`ImportOptions::delete_absent_events`]).
     pub deleted_events: Vec<String>,
-}
-
-/// One audience's changes in one event at one generation: a row of the
-/// change feed (`domain::feed`), written by the import that made it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct ChangeRow {
-    /// The event's slug, in lower case.
-    pub event: String,
-    /// `public`, `organisers` or `user:CODE` (`domain::feed::Audience::key`),
-    /// or `*` for the generation's changed objects (`domain::feed::encode`).
-    pub audience: String,
-    pub generation: i64,
-    /// When the import committed: RFC 3339, UTC, fixed width.
-    pub at: String,
-    /// Deflated: the changed objects (`*`), or the audience's actions on
-    /// them (`domain::feed::encode`).
-    pub body: Vec<u8>,
 }
 
 /// The stored change feed after some generation.

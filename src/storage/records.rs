@@ -18,8 +18,45 @@ use crate::model::{
     User,
 };
 
-use super::load::{ChangedRow, CountRow, DeletedRow};
 use super::StoreError;
+
+// The rows the stores read an event's records back as (`load`).
+
+/// A stored event's own row.
+#[derive(sqlx::FromRow)]
+pub struct EventRow {
+    pub id: i64,
+    pub slug: String,
+    pub generation: i64,
+    pub body: String,
+}
+
+/// A record written after some generation: its body only when the body
+/// itself was written then (otherwise only its position moved).
+#[derive(sqlx::FromRow)]
+pub struct ChangedRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub key: String,
+    pub position: i64,
+    pub body: Option<String>,
+}
+
+/// A record removed after some generation.
+#[derive(sqlx::FromRow)]
+pub struct DeletedRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub key: String,
+}
+
+/// How many records of a kind an event has.
+#[derive(sqlx::FromRow)]
+pub struct CountRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub count: i64,
+}
 
 /// The kinds of records an event is made of; the text is the `kind` column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -11,9 +11,10 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{ConnectOptions, Row, SqlitePool};
 
 use super::import::{self, ImportTx};
-use super::load::{self, ChangedRow, CountRow, DeletedRow, EventRow, ReadTx};
+use super::load::{self, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
+use super::records::{ChangedRow, CountRow, DeletedRow, EventRow};
 use super::{
     BoxFuture, ChangeLog, ChangeRow, DataVersion, DbSettings, EventVersion, Held, ImportOptions,
     ImportSummary, Loaded, Progress, Store, StoreError, WebhookCursor, OLD_SCHEMA,

@@ -83,7 +83,9 @@ fn blank_non_code(text: &str) -> String {
                 i = end;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let end = text[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 2);
+                let end = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
                 blank(&mut out, i, end);
                 i = end;
             }
@@ -216,7 +218,11 @@ fn read_sources(root: &Path) -> Vec<Source> {
                 let line = line.trim_start().trim_start_matches("pub ");
                 let line = line.trim_start_matches("pub(crate) ");
                 if let Some(rest) = line.strip_prefix("mod ") {
-                    let name: String = rest.bytes().take_while(|&b| is_ident(b)).map(char::from).collect();
+                    let name: String = rest
+                        .bytes()
+                        .take_while(|&b| is_ident(b))
+                        .map(char::from)
+                        .collect();
                     children.insert(name);
                 }
             }
@@ -335,7 +341,11 @@ fn upward_imports(edges: &[Edge]) -> Vec<String> {
                 edge.at,
                 name(&edge.from),
                 name(&edge.to),
-                if a == b { ", a module of its own layer" } else { ", a layer above it" }
+                if a == b {
+                    ", a module of its own layer"
+                } else {
+                    ", a layer above it"
+                }
             )),
             _ => problems.push(format!(
                 "{}: {} or {} is in no layer of tests/api/architecture.rs",
@@ -430,7 +440,11 @@ fn circles(edges: &[Edge]) -> Vec<String> {
                 .collect();
             format!(
                 "import circle among {}:\n{}",
-                members.iter().map(|m| name(m)).collect::<Vec<_>>().join(", "),
+                members
+                    .iter()
+                    .map(|m| name(m))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 references.join("\n")
             )
         })
@@ -454,7 +468,11 @@ fn every_module_imports_only_layers_below_it() {
         "top-level modules in no layer (add them to LAYERS and docs/architecture.md): {unplaced:?}"
     );
     let problems = upward_imports(&edges(&sources));
-    assert!(problems.is_empty(), "upward imports:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "upward imports:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
