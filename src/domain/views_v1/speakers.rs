@@ -1,0 +1,326 @@
+//! v1 speakers: the view, its prefetching, and speakers nested in other objects.
+
+use super::*;
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::Speaker)]
+pub struct SpeakerView<'a> {
+    pub code: &'a str,
+    pub name: &'a str,
+    pub biography: &'a str,
+    /// Codes of the speaker's submissions the caller sees with names
+    /// (nested in a submission: none, unless expanded).
+    #[schema(schema_with = many_refs)]
+    pub submissions: Refs<&'a str, SubmissionView<'a>>,
+    /// `""` when the speaker has none.
+    pub avatar_url: &'a str,
+    #[schema(schema_with = many_refs)]
+    pub answers: AnswerRefs<'a>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<&'a str>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub has_arrived: Option<bool>,
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub availabilities: Option<Vec<AvailabilityView>>,
+    /// null when empty, as pretalx's nullable field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub internal_notes: Option<Option<&'a str>>,
+}
+
+impl<'a> V1Renderer<'a> {
+    /// `prefetch_submissions` for a page of speakers: each profile and
+    /// where its groups start, then its texts, user code and groups, then
+    /// its user, submissions and answers, then their texts.
+    pub fn prefetch_speakers(&self, positions: &[crate::domain::catalog::ProfileIx]) {
+        use crate::memory::{prefetch_arcstr, prefetch_value};
+        let data: &'a crate::domain::catalog::EventData = self.access.data;
+        let event = &data.event;
+        for &p in positions {
+            prefetch_value(&event.speakers[p]);
+            data.profile_submissions.prefetch_start(p);
+            data.answers_of_person.prefetch_start(p);
+        }
+        for &p in positions {
+            let profile = &event.speakers[p];
+            prefetch_arcstr(&profile.user);
+            prefetch_profile_texts(profile);
+            data.profile_submissions.prefetch_group(p);
+            data.answers_of_person.prefetch_group(p);
+        }
+        for &p in positions {
+            if let Some(user) = self.users.get(event.speakers[p].user.as_str()) {
+                prefetch_value(&**user);
+            }
+            for &i in data.profile_submissions.of(p) {
+                prefetch_value(&event.submissions[i]);
+            }
+            for &a in data.answers_of_person.of(p) {
+                prefetch_answer(data, a);
+            }
+        }
+        for &p in positions {
+            if let Some(user) = self.users.get(event.speakers[p].user.as_str()) {
+                prefetch_user_texts(user);
+            }
+            for &i in data.profile_submissions.of(p) {
+                prefetch_arcstr(&event.submissions[i].code);
+            }
+            for &a in data.answers_of_person.of(p) {
+                prefetch_answer_texts(data, a);
+            }
+        }
+    }
+}
+
+impl SpeakerView<'_> {
+    /// Its texts, requested from memory before the page is serialised.
+    fn prefetch_texts(&self) {
+        [self.code, self.name, self.biography, self.avatar_url]
+            .into_iter()
+            .chain(self.email)
+            .chain(self.internal_notes.flatten())
+            .for_each(crate::memory::prefetch);
+    }
+}
+
+/// A resource's id: pretalx's where the dataset has it, else one derived
+/// from the event, the submission and the resource's place.
+
+impl<'a> V1Renderer<'a> {
+    /// The speaker whose profile is at `position`; None when their user is
+    /// unknown.
+    pub fn speaker(
+        &self,
+        position: crate::domain::catalog::ProfileIx,
+        users: &'a crate::domain::catalog::Users,
+    ) -> Option<SpeakerView<'a>> {
+        let access = self.access;
+        let data: &'a crate::domain::catalog::EventData = access.data;
+        let profile = &data.event.speakers[position];
+        let user = users.get(profile.user.as_str())?;
+        let orga = self.is_orga();
+        let named = || self.named_submissions(position);
+        let submissions = match self.child("submissions") {
+            Some(child) => Refs::Objects(
+                named()
+                    .into_iter()
+                    .map(|i| child.submission(i, users))
+                    .collect(),
+            ),
+            None => Refs::Ids(
+                named()
+                    .into_iter()
+                    .map(|i| data.event.submissions[i].code.as_str())
+                    .collect(),
+            ),
+        };
+        let answer_positions = self.speaker_answers(position);
+        let answers = match self.child("answers") {
+            Some(child) => AnswerRefs::Objects(child.answer_list(answer_positions)),
+            None => AnswerRefs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
+        };
+        let view = SpeakerView {
+            code: &user.code,
+            name: &user.name,
+            biography: &profile.biography,
+            submissions,
+            avatar_url: user.avatar.as_deref().unwrap_or(""),
+            answers,
+            email: orga.then_some(user.email.as_str()),
+            timezone: orga.then_some(user.timezone.as_str()),
+            locale: orga.then_some(user.locale.as_str()),
+            has_arrived: orga.then_some(profile.has_arrived),
+            availabilities: orga.then(|| self.availabilities(&profile.availabilities)),
+            internal_notes: orga.then(|| nullable(&profile.internal_notes)),
+        };
+        view.prefetch_texts();
+        Some(view)
+    }
+}
+
+/// A submission's speakers: their codes, or with `expand` the speakers
+/// (written by `SpeakerList`).
+#[derive(DeriveSerialize)]
+#[serde(untagged)]
+pub enum SpeakerRefs<'a> {
+    Ids(Vec<&'a str>),
+    Objects(SpeakerList<'a>),
+}
+
+/// Expanded speakers of a submission, written as JSON when the list is
+/// serialised: a speaker's fields as `speaker` shows them, in the same
+/// order, except that a nested speaker's submissions and answers are empty
+/// lists unless expanded too, as pretalx shows them
+/// (`speakers_nested_read_as_their_detail` holds the two equal). Written
+/// without views: with their answers they were a fifth of a page with
+/// pytanis's expansion (callgrind, BENCHMARKS.md).
+pub struct SpeakerList<'a> {
+    pub(super) renderer: V1Renderer<'a>,
+    pub(super) users: &'a crate::domain::catalog::Users,
+    /// Each speaker's profile and user.
+    pub(super) speakers: Vec<(crate::domain::catalog::ProfileIx, &'a User)>,
+}
+
+impl Serialize for SpeakerList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_array_text(serializer, &self.speakers, |text, &(position, user)| {
+            self.renderer
+                .write_speaker_nested(text, position, user, self.users);
+        })
+    }
+}
+
+impl<'a> V1Renderer<'a> {
+    /// The speaker at `position`, whose user is `user`, nested in a
+    /// submission, as JSON appended to `out` (`SpeakerList`).
+    pub(super) fn write_speaker_nested(
+        &self,
+        out: &mut Vec<u8>,
+        position: crate::domain::catalog::ProfileIx,
+        user: &'a User,
+        users: &'a crate::domain::catalog::Users,
+    ) {
+        let access = self.access;
+        let data: &'a crate::domain::catalog::EventData = access.data;
+        let profile = &data.event.speakers[position];
+        let orga = self.is_orga();
+        let mut object = crate::json::ObjectText::open(out);
+        object.string("code", &user.code);
+        object.string("name", &user.name);
+        object.string("biography", &profile.biography);
+        match self.child("submissions") {
+            // Expanded submissions below a submission's speakers: rare,
+            // rendered as their views.
+            Some(child) => {
+                let submissions: Refs<&str, SubmissionView> = Refs::Objects(
+                    self.named_submissions(position)
+                        .into_iter()
+                        .map(|i| child.submission(i, users))
+                        .collect(),
+                );
+                object.value("submissions", |out| {
+                    // Writing views into a Vec cannot fail.
+                    let _ = crate::json::append(out, &submissions);
+                });
+            }
+            // Only the speakers and reviews views give nested speakers theirs.
+            None if self.serving == Serving::Submissions => object.raw("submissions", "[]"),
+            None => object.value("submissions", |out| {
+                let codes: Vec<&str> = self
+                    .named_submissions(position)
+                    .into_iter()
+                    .map(|i| data.event.submissions[i].code.as_str())
+                    .collect();
+                let _ = crate::json::append(out, &codes);
+            }),
+        }
+        object.string("avatar_url", user.avatar.as_deref().unwrap_or(""));
+        match self.child("answers") {
+            Some(child) => {
+                let question = child.child("question");
+                let options = child.child("options");
+                object.value("answers", |out| {
+                    write_array(out, self.speaker_answers(position), |out, a| {
+                        child.write_answer(out, a, question.as_ref(), options.as_ref());
+                    });
+                });
+            }
+            None => object.raw("answers", "[]"),
+        }
+        if orga {
+            object.string("email", &user.email);
+            object.string("timezone", &user.timezone);
+            object.string("locale", &user.locale);
+            object.boolean("has_arrived", profile.has_arrived);
+            // Most speakers have none: `[]` without a list and its writer
+            // (0.4 % of an expanded page's instructions: callgrind).
+            if profile.availabilities.is_empty() {
+                object.raw("availabilities", "[]");
+            } else {
+                let availabilities = self.availabilities(&profile.availabilities);
+                object.value("availabilities", |out| {
+                    let _ = crate::json::append(out, &availabilities);
+                });
+            }
+            object.optional_string("internal_notes", nullable(&profile.internal_notes));
+        }
+        object.close();
+    }
+
+    /// The positions of the speaker's answers the caller sees.
+    fn speaker_answers(
+        &self,
+        position: crate::domain::catalog::ProfileIx,
+    ) -> impl Iterator<Item = crate::domain::catalog::AnswerIx> + 'a {
+        let access = self.access;
+        access
+            .data
+            .answers_of_person
+            .of(position)
+            .iter()
+            .copied()
+            .filter(move |&a| access.sees_answer_at(a))
+    }
+
+    /// The speaker's submissions the caller sees with names, in pretalx's order.
+    fn named_submissions(
+        &self,
+        position: crate::domain::catalog::ProfileIx,
+    ) -> Vec<crate::domain::catalog::SubmissionIx> {
+        let access = self.access;
+        let data: &'a crate::domain::catalog::EventData = access.data;
+        let mut named: Vec<crate::domain::catalog::SubmissionIx> = data
+            .profile_submissions
+            .of(position)
+            .iter()
+            .copied()
+            .filter(|&i| access.sees_submission_named_at(i))
+            .collect();
+        named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
+        named
+    }
+}
+
+/// The anonymised texts as pretalx's `anonymised_data`: a JSON object in a
+/// string, `"{}"` when the submission is not anonymised.
+pub(super) fn anonymised_data(
+    texts: Option<&crate::model::Anonymised>,
+) -> std::borrow::Cow<'static, str> {
+    /// The object pretalx keeps, its keys in the order serde_json's map
+    /// writes them (sorted): a struct, not a `Map` of `Value`s, which cost
+    /// 5,000 instructions a submission (callgrind).
+    #[derive(serde::Serialize)]
+    struct Anonymised<'t> {
+        #[serde(rename = "_anonymised")]
+        anonymised: bool,
+        #[serde(rename = "abstract", skip_serializing_if = "str::is_empty")]
+        abstract_: &'t str,
+        #[serde(skip_serializing_if = "str::is_empty")]
+        description: &'t str,
+        #[serde(skip_serializing_if = "str::is_empty")]
+        title: &'t str,
+    }
+    let Some(texts) = texts else {
+        return "{}".into();
+    };
+    if texts.title.is_empty() && texts.abstract_.is_empty() && texts.description.is_empty() {
+        return "{}".into();
+    }
+    let fields = Anonymised {
+        anonymised: true,
+        abstract_: &texts.abstract_,
+        description: &texts.description,
+        title: &texts.title,
+    };
+    // Strings and a bool: serialising cannot fail.
+    serde_json::to_string(&fields).map_or("{}".into(), Into::into)
+}
