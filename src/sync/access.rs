@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::legacy::{RawEvent, SeenUser};
+use super::legacy::RawEvent;
+use super::upstream::SeenUser;
 use super::{Names, SyncError};
 
 fn access_error(path: &str, message: &str) -> SyncError {

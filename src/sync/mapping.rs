@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::legacy::{Item, SeenUser};
+use super::upstream::{Item, SeenUser};
 use super::SyncError;
 
 /// A user seen upstream (speaker, reviewer, team member): the first sight

@@ -10,6 +10,7 @@ pub mod access;
 pub mod client;
 pub mod legacy;
 mod mapping;
+pub mod upstream;
 pub mod upstream_exports;
 pub mod v1;
 
@@ -115,7 +116,7 @@ pub async fn run_once(
         client.set_version(v1::VERSION);
     }
     let slugs = if options.events.is_empty() {
-        let list = legacy::fetch_list(&client, "/api/events/", false, &requests).await?;
+        let list = upstream::fetch_list(&client, "/api/events/", false, &requests).await?;
         list.items()
             .map(|item| item_slug(&item))
             .collect::<Result<Vec<_>, _>>()?
@@ -273,7 +274,7 @@ async fn detect_api(
     Ok(Api::Legacy)
 }
 
-fn item_slug(item: &legacy::Item) -> Result<String, SyncError> {
+fn item_slug(item: &upstream::Item) -> Result<String, SyncError> {
     item.slug()
 }
 

@@ -16,7 +16,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
-use super::legacy::{codes, fetch_event, fetch_pages, Fetched, Item, SeenUser};
+use super::upstream::{codes, fetch_event, fetch_pages, Fetched, Item, SeenUser};
 use super::mapping;
 use super::SyncError;
 
@@ -911,20 +911,6 @@ fn anonymised(item: &Item, real: &(String, String, String)) -> Result<Value, Syn
         return Ok(Value::Null);
     }
     Ok(json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
-}
-
-impl Item<'_> {
-    /// A list of codes (strings), e.g. a submission's speakers.
-    fn ids_or_codes(&self, key: &str) -> Result<Vec<String>, SyncError> {
-        self.list(key)?
-            .iter()
-            .map(|item| {
-                item.value.as_str().map(str::to_string).ok_or_else(|| {
-                    SyncError::at_path(self.url, &item.path, "expected a code (a string)")
-                })
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
