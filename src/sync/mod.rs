@@ -14,7 +14,7 @@ pub mod upstream;
 pub mod upstream_exports;
 pub mod v1;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -166,7 +166,7 @@ pub async fn run_once(
                 Err(err) => skip(options, slug, err, &mut skipped)?,
             }
         }
-        let reviewer_codes = access::names_to_codes(&access, &raws)?;
+        let reviewer_codes = access::names_to_codes(&access, raws.iter().map(|raw| &raw.speakers))?;
         for raw in &raws {
             events.push(legacy::map_event(raw, &mut seen_users, &reviewer_codes)?);
         }
@@ -299,8 +299,6 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
     }
     Ok(Duration::from_secs(seconds))
 }
-
-pub(crate) type Names = HashMap<String, Vec<String>>;
 
 #[cfg(test)]
 mod tests {
