@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::SyncError;
+use super::error::SyncError;
 use super::upstream::{Fetched, SeenUser};
 
 /// Reviewer name → the codes of the users of that name.

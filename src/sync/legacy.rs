@@ -10,9 +10,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
+use super::error::SyncError;
 use super::mapping;
 use super::upstream::{codes, fetch_event, fetch_list, Fetched, Item, SeenUser};
-use super::SyncError;
 
 /// Everything read about one event.
 pub struct RawEvent {

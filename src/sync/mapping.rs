@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
+use super::error::SyncError;
 use super::upstream::{Item, SeenUser};
-use super::SyncError;
 
 /// A user seen upstream (speaker, reviewer, team member): the first sight
 /// gives the name and avatar; an e-mail shown anywhere is kept.

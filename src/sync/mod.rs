@@ -8,11 +8,14 @@
 
 pub mod access;
 pub mod client;
+mod error;
 pub mod legacy;
 mod mapping;
 pub mod upstream;
 pub mod upstream_exports;
 pub mod v1;
+
+pub use error::SyncError;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,43 +26,6 @@ use serde_json::{json, Value};
 
 use crate::dataset::validate;
 use crate::storage::{ImportOptions, ImportSummary, Store};
-
-/// Why a round failed: the URL and JSON path where known.
-#[derive(Debug)]
-pub struct SyncError {
-    pub message: String,
-    /// The upstream refused the request (401, 403 or 404): while an event
-    /// is read, the token may not read that event.
-    pub refused: Option<StatusCode>,
-}
-
-impl SyncError {
-    pub fn plain(message: impl Into<String>) -> Self {
-        SyncError {
-            message: message.into(),
-            refused: None,
-        }
-    }
-    pub fn at(url: &str, message: impl std::fmt::Display) -> Self {
-        Self::plain(format!("GET {url}: {message}"))
-    }
-    pub fn at_path(url: &str, path: &str, message: &str) -> Self {
-        Self::plain(format!("GET {url}: {path}: {message}"))
-    }
-    /// An answer that refuses the token (`status` is 401, 403 or 404).
-    pub fn refused(url: &str, status: StatusCode, detail: &str) -> Self {
-        SyncError {
-            refused: Some(status),
-            ..Self::at(url, format!("answered {status}: {detail}"))
-        }
-    }
-}
-
-impl std::fmt::Display for SyncError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 pub struct Options {
     pub from: String,

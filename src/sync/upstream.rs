@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::client::Client;
-use super::SyncError;
+use super::error::SyncError;
 
 /// The largest page confapi and pretalx hand out; fewer round trips.
 const PAGE: &str = "limit=1000";

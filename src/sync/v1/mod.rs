@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use super::client::Client;
 use super::upstream::{codes, fetch_event, fetch_pages, Fetched, Item, SeenUser};
 use super::mapping;
-use super::SyncError;
+use super::error::SyncError;
 
 /// The version every request names: answers keep this shape whatever the
 /// token's own default version is.
