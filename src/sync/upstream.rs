@@ -1,6 +1,6 @@
 //! Reading the upstream API, for both readers (`legacy` and `v1`): its
-//! paginated lists ([`Fetched`], [`fetch_pages`]), the event itself
-//! ([`fetch_event`]), and the accessors of one element ([`Item`]) that name
+//! paginated lists ([`Fetched`], `fetch_pages`), the event itself
+//! (`fetch_event`), and the accessors of one element ([`Item`]) that name
 //! the URL and JSON path of whatever is missing or malformed. Also the users
 //! the readers see upstream ([`SeenUser`]), which the access file merges.
 
