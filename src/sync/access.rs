@@ -10,19 +10,26 @@
 //! `"assigned_reviewers": [...]`); tracks and types the upstream does not
 //! show are added.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::legacy::{RawEvent, SeenUser};
-use super::{Names, SyncError};
+use super::error::SyncError;
+use super::upstream::{Fetched, SeenUser};
+
+/// Reviewer name → the codes of the users of that name.
+pub(crate) type Names = HashMap<String, Vec<String>>;
 
 fn access_error(path: &str, message: &str) -> SyncError {
     SyncError::plain(format!("access file: {path}: {message}"))
 }
 
-/// Reviewer name → user codes, from the access file's users and the speakers seen.
-pub fn names_to_codes(access: &Value, raws: &[RawEvent]) -> Result<Names, SyncError> {
+/// Reviewer name → user codes, from the access file's users and the speakers seen
+/// (each event's speakers list).
+pub fn names_to_codes<'a>(
+    access: &Value,
+    speakers: impl IntoIterator<Item = &'a Fetched>,
+) -> Result<Names, SyncError> {
     let mut names = Names::new();
     let mut codes = std::collections::HashSet::new();
     if let Some(users) = access.get("users").and_then(Value::as_array) {
@@ -39,8 +46,8 @@ pub fn names_to_codes(access: &Value, raws: &[RawEvent]) -> Result<Names, SyncEr
             }
         }
     }
-    for raw in raws {
-        for item in raw.speakers.pages.iter().flat_map(|(_, r)| r) {
+    for list in speakers {
+        for item in list.pages.iter().flat_map(|(_, r)| r) {
             if let (Some(code), Some(name)) = (
                 item.get("code").and_then(Value::as_str),
                 item.get("name").and_then(Value::as_str),

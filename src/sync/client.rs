@@ -17,7 +17,7 @@ use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::SyncError;
+use super::error::SyncError;
 
 /// Attempts per request before the sync gives up.
 const ATTEMPTS: u32 = 5;

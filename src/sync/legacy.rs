@@ -10,221 +10,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{json, Map, Value};
 
 use super::client::Client;
+use super::error::SyncError;
 use super::mapping;
-use super::SyncError;
-
-/// The largest page confapi and pretalx hand out; fewer round trips.
-const PAGE: &str = "limit=1000";
-
-/// One element of a fetched list, with where it came from for messages.
-pub struct Item<'a> {
-    pub(crate) value: &'a Value,
-    pub(crate) url: &'a str,
-    pub(crate) path: String,
-}
-
-impl<'a> Item<'a> {
-    pub(crate) fn get(&self, key: &str) -> Result<&'a Value, SyncError> {
-        self.value
-            .get(key)
-            .ok_or_else(|| SyncError::at_path(self.url, &format!("{}.{key}", self.path), "missing"))
-    }
-
-    pub(crate) fn wrong(&self, key: &str, expected: &str) -> SyncError {
-        SyncError::at_path(
-            self.url,
-            &format!("{}.{key}", self.path),
-            &format!("expected {expected}"),
-        )
-    }
-
-    pub(crate) fn str(&self, key: &str) -> Result<&'a str, SyncError> {
-        self.get(key)?
-            .as_str()
-            .ok_or_else(|| self.wrong(key, "a string"))
-    }
-
-    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<&'a str>, SyncError> {
-        match self.get(key)? {
-            Value::Null => Ok(None),
-            Value::String(s) => Ok(Some(s)),
-            _ => Err(self.wrong(key, "a string or null")),
-        }
-    }
-
-    /// A text pretalx shows as `null` when empty (2024.x: `notes`,
-    /// `internal_notes`, `abstract`, `description`, `biography`, review
-    /// `text`, a resource's `description`): the dataset's empty text. Left
-    /// out, it is still an error (`notes` missing: not an organiser's view).
-    pub(crate) fn text(&self, key: &str) -> Result<String, SyncError> {
-        match self.get(key)? {
-            Value::Null => Ok(String::new()),
-            Value::String(s) => Ok(s.clone()),
-            _ => Err(self.wrong(key, "a string or null")),
-        }
-    }
-
-    /// A URL that pretalx shows as `""` (its speakers endpoint's `avatar`)
-    /// or `null` when there is none.
-    pub(crate) fn opt_url(&self, key: &str) -> Result<Option<String>, SyncError> {
-        match self.get(key)? {
-            Value::Null => Ok(None),
-            Value::String(s) if s.is_empty() => Ok(None),
-            Value::String(s) => Ok(Some(s.clone())),
-            _ => Err(self.wrong(key, "a URL, \"\" or null")),
-        }
-    }
-
-    pub(crate) fn i64(&self, key: &str) -> Result<i64, SyncError> {
-        self.get(key)?
-            .as_i64()
-            .ok_or_else(|| self.wrong(key, "an integer"))
-    }
-
-    pub(crate) fn opt_i64(&self, key: &str) -> Result<Option<i64>, SyncError> {
-        match self.get(key)? {
-            Value::Null => Ok(None),
-            v => v
-                .as_i64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "an integer or null")),
-        }
-    }
-
-    pub(crate) fn list(&self, key: &str) -> Result<Vec<Item<'a>>, SyncError> {
-        let list = self
-            .get(key)?
-            .as_array()
-            .ok_or_else(|| self.wrong(key, "a list"))?;
-        Ok(list
-            .iter()
-            .enumerate()
-            .map(|(i, value)| Item {
-                value,
-                url: self.url,
-                path: format!("{}.{key}[{i}]", self.path),
-            })
-            .collect())
-    }
-
-    pub(crate) fn object(&self, key: &str) -> Result<Item<'a>, SyncError> {
-        let value = self.get(key)?;
-        if !value.is_object() {
-            return Err(self.wrong(key, "an object"));
-        }
-        Ok(Item {
-            value,
-            url: self.url,
-            path: format!("{}.{key}", self.path),
-        })
-    }
-
-    /// The value as it is, for fields whose form the dataset shares (i18n,
-    /// booleans, nullable numbers); validation checks them afterwards.
-    pub(crate) fn raw(&self, key: &str) -> Result<Value, SyncError> {
-        self.get(key).cloned()
-    }
-
-    /// Ids of a field the upstream may leave out (pretalx 2024's questions
-    /// have no `tracks` and `submission_types`): none, the dataset's default.
-    pub(crate) fn ids_or_none(&self, key: &str) -> Result<Vec<i64>, SyncError> {
-        match self.value.get(key) {
-            None => Ok(Vec::new()),
-            Some(_) => self.ids(key),
-        }
-    }
-
-    /// A boolean the upstream may leave out (pretalx 2024's tags have no
-    /// `is_public`): `default`, the dataset's.
-    pub(crate) fn bool_or(&self, key: &str, default: bool) -> Result<bool, SyncError> {
-        match self.value.get(key) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(self.wrong(key, "a boolean")),
-        }
-    }
-
-    pub(crate) fn ids(&self, key: &str) -> Result<Vec<i64>, SyncError> {
-        self.list(key)?
-            .iter()
-            .map(|item| {
-                item.value
-                    .as_i64()
-                    .ok_or_else(|| SyncError::at_path(self.url, &item.path, "expected an integer"))
-            })
-            .collect()
-    }
-}
-
-/// Every element of a paginated list, following `next` links.
-pub struct Fetched {
-    pub pages: Vec<(String, Vec<Value>)>,
-}
-
-impl Fetched {
-    pub fn items(&self) -> impl Iterator<Item = Item<'_>> {
-        self.pages.iter().flat_map(|(url, results)| {
-            results.iter().enumerate().map(move |(i, value)| Item {
-                value,
-                url,
-                path: format!("results[{i}]"),
-            })
-        })
-    }
-}
-
-pub async fn fetch_list(
-    client: &Client,
-    path: &str,
-    anonymous: bool,
-    requests: &(dyn Fn() + Sync),
-) -> Result<Fetched, SyncError> {
-    fetch_pages(client, path, PAGE, anonymous, requests).await
-}
-
-/// Every page of a list, asking for `page` (`limit=N` or `page_size=N`).
-/// A plain JSON list (pretalx 2025's event list) is one page.
-pub(crate) async fn fetch_pages(
-    client: &Client,
-    path: &str,
-    page: &str,
-    anonymous: bool,
-    requests: &(dyn Fn() + Sync),
-) -> Result<Fetched, SyncError> {
-    let separator = if path.contains('?') { '&' } else { '?' };
-    let mut url = client.url(&format!("{path}{separator}{page}"));
-    let mut pages = Vec::new();
-    let mut seen = HashSet::new();
-    loop {
-        if !seen.insert(url.clone()) {
-            return Err(SyncError::at_path(
-                &url,
-                "next",
-                "the pages loop back to an earlier page",
-            ));
-        }
-        let page = client.get_json(&url, anonymous).await?;
-        requests();
-        if let Value::Array(results) = page {
-            pages.push((url, results));
-            return Ok(Fetched { pages });
-        }
-        let results = match page.get("results") {
-            Some(Value::Array(results)) => results.clone(),
-            _ => return Err(SyncError::at_path(&url, "results", "expected a list")),
-        };
-        let next = match page.get("next") {
-            Some(Value::String(next)) => Some(client.url(next)),
-            Some(Value::Null) => None,
-            _ => return Err(SyncError::at_path(&url, "next", "expected a URL or null")),
-        };
-        pages.push((url, results));
-        match next {
-            Some(next) => url = next,
-            None => return Ok(Fetched { pages }),
-        }
-    }
-}
+use super::upstream::{codes, fetch_event, fetch_list, Fetched, Item, SeenUser};
 
 /// Everything read about one event.
 pub struct RawEvent {
@@ -242,19 +30,6 @@ pub struct RawEvent {
     pub reviews: Fetched,
     pub rooms: Fetched,
     pub tags: Fetched,
-}
-
-/// The event itself, at `base` (`/api/events/{slug}`): the URL read and
-/// the answer.
-pub(crate) async fn fetch_event(
-    client: &Client,
-    base: &str,
-    requests: &(dyn Fn() + Sync),
-) -> Result<(String, Value), SyncError> {
-    let event_url = client.url(&format!("{base}/"));
-    let event = client.get_json(&event_url, false).await?;
-    requests();
-    Ok((event_url, event))
 }
 
 pub async fn read_event(
@@ -308,15 +83,6 @@ pub async fn read_event(
         rooms,
         tags,
     })
-}
-
-/// A user as the upstream shows it (speakers only): code, name, e-mail, avatar.
-pub struct SeenUser {
-    pub name: String,
-    pub email: Option<String>,
-    pub avatar: Option<String>,
-    /// pretalx's user id, where the schedule exports show it.
-    pub id: Option<i64>,
 }
 
 /// Maps one event to its dataset document. `users` collects the speakers
@@ -609,38 +375,9 @@ fn shown_resources(list: &Fetched) -> Result<HashSet<(&str, &str, String)>, Sync
     Ok(shown)
 }
 
-pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
-    list.items()
-        .map(|item| item.str("code").map(str::to_string))
-        .collect()
-}
-
 /// The legacy API shows the availabilities' ids.
 fn availabilities(item: &Item) -> Result<Vec<Value>, SyncError> {
     mapping::availabilities(item, |a| a.i64("id"))
-}
-
-impl<'a> Item<'a> {
-    /// The event read at a URL, as an item at `$`.
-    pub(crate) fn event((url, value): &'a (String, Value)) -> Self {
-        Item {
-            value,
-            url,
-            path: "$".into(),
-        }
-    }
-
-    pub(crate) fn bool(&self, key: &str) -> Result<bool, SyncError> {
-        self.get(key)?
-            .as_bool()
-            .ok_or_else(|| self.wrong(key, "a boolean"))
-    }
-}
-
-impl Item<'_> {
-    pub fn slug(&self) -> Result<String, SyncError> {
-        self.str("slug").map(str::to_string)
-    }
 }
 
 #[cfg(test)]

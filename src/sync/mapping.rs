@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::legacy::{Item, SeenUser};
-use super::SyncError;
+use super::error::SyncError;
+use super::upstream::{Item, SeenUser};
 
 /// A user seen upstream (speaker, reviewer, team member): the first sight
 /// gives the name and avatar; an e-mail shown anywhere is kept.

@@ -8,12 +8,16 @@
 
 pub mod access;
 pub mod client;
+mod error;
 pub mod legacy;
 mod mapping;
+pub mod upstream;
 pub mod upstream_exports;
 pub mod v1;
 
-use std::collections::{BTreeMap, HashMap};
+pub use error::SyncError;
+
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -22,43 +26,6 @@ use serde_json::{json, Value};
 
 use crate::dataset::validate;
 use crate::storage::{ImportOptions, ImportSummary, Store};
-
-/// Why a round failed: the URL and JSON path where known.
-#[derive(Debug)]
-pub struct SyncError {
-    pub message: String,
-    /// The upstream refused the request (401, 403 or 404): while an event
-    /// is read, the token may not read that event.
-    pub refused: Option<StatusCode>,
-}
-
-impl SyncError {
-    pub fn plain(message: impl Into<String>) -> Self {
-        SyncError {
-            message: message.into(),
-            refused: None,
-        }
-    }
-    pub fn at(url: &str, message: impl std::fmt::Display) -> Self {
-        Self::plain(format!("GET {url}: {message}"))
-    }
-    pub fn at_path(url: &str, path: &str, message: &str) -> Self {
-        Self::plain(format!("GET {url}: {path}: {message}"))
-    }
-    /// An answer that refuses the token (`status` is 401, 403 or 404).
-    pub fn refused(url: &str, status: StatusCode, detail: &str) -> Self {
-        SyncError {
-            refused: Some(status),
-            ..Self::at(url, format!("answered {status}: {detail}"))
-        }
-    }
-}
-
-impl std::fmt::Display for SyncError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 pub struct Options {
     pub from: String,
@@ -115,7 +82,7 @@ pub async fn run_once(
         client.set_version(v1::VERSION);
     }
     let slugs = if options.events.is_empty() {
-        let list = legacy::fetch_list(&client, "/api/events/", false, &requests).await?;
+        let list = upstream::fetch_list(&client, "/api/events/", false, &requests).await?;
         list.items()
             .map(|item| item_slug(&item))
             .collect::<Result<Vec<_>, _>>()?
@@ -165,7 +132,7 @@ pub async fn run_once(
                 Err(err) => skip(options, slug, err, &mut skipped)?,
             }
         }
-        let reviewer_codes = access::names_to_codes(&access, &raws)?;
+        let reviewer_codes = access::names_to_codes(&access, raws.iter().map(|raw| &raw.speakers))?;
         for raw in &raws {
             events.push(legacy::map_event(raw, &mut seen_users, &reviewer_codes)?);
         }
@@ -273,7 +240,7 @@ async fn detect_api(
     Ok(Api::Legacy)
 }
 
-fn item_slug(item: &legacy::Item) -> Result<String, SyncError> {
+fn item_slug(item: &upstream::Item) -> Result<String, SyncError> {
     item.slug()
 }
 
@@ -298,8 +265,6 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
     }
     Ok(Duration::from_secs(seconds))
 }
-
-pub(crate) type Names = HashMap<String, Vec<String>>;
 
 #[cfg(test)]
 mod tests {

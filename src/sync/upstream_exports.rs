@@ -30,7 +30,7 @@ use serde_json::{json, Map, Value};
 use reqwest::StatusCode;
 
 use super::client::Client;
-use super::SyncError;
+use super::error::SyncError;
 
 /// pretalx's colour when the event sets none (frab JSON `colors.primary`).
 const DEFAULT_PRIMARY_COLOR: &str = "#3aa57c";
