@@ -2,11 +2,11 @@
 """Differential test of the versioned API (v1): the same requests to a real
 pretalx 2025.2.2 and to confapi serving its mirror, answers compared.
 
-    python3 scripts/pretalx_v1_diff.py [--binary target/debug/confapi] [--postgres URL]
+    python3 scripts/e2e/pretalx_v1_diff.py [--binary target/debug/confapi] [--postgres URL]
                                        [--pretalx-dir DIR] [--all] [--only ENDPOINT,...]
                                        [--verbose] [--keep]
 
-Starts pretalx (scripts/pretalx_upstream.py; with --pretalx-dir, what an
+Starts pretalx (scripts/upstream/pretalx_upstream.py; with --pretalx-dir, what an
 earlier run set up there is reused), mirrors its event `democon` into a
 fresh confapi database with `confapi sync --event democon --organiser
 democonorg` (SQLite, or with --postgres a fresh PostgreSQL database made
@@ -79,6 +79,8 @@ import urllib.parse
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The pretalx upstreams and the mirror's set-up (scripts/upstream/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "upstream"))
 from e2e import tear_down  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import every, get_json, mirror, request  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A dataset rewritten in the order a page of v1 submissions reads it.
 
-    scripts/page-order.py big.json big-ordered.json
+    scripts/benchmarks/page-order.py big.json big-ordered.json
 
 For measuring what the snapshot's lists in serving order would give
 (BENCHMARKS.md, "The versioned API (v1)"): the first event's submissions
