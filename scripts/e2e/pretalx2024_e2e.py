@@ -25,7 +25,7 @@ only read), so scripts/test sets it up once for SQLite and PostgreSQL.
 
 Where pretalx 2024.3.1 and the contract (shared/spec/behaviour.md) differ
 on purpose, pretalx's answer is normalised to the contract, each where it
-is done with a comment numbered as here (README, "Tests", lists them too):
+is done with a comment numbered as here (docs/testing.md, "Tests", lists them too):
 
  1. i18n names: pretalx sends the names of types, tracks and rooms as it
     stored them (create_test_event: plain strings), confapi always as

@@ -21,7 +21,7 @@ an organiser and a reviewer token (access file), and checks:
   format confapi serves; speakers and resources: pretalx's v1 public answers,
   since its legacy speakers endpoint refuses the legacy version and its
   legacy format shows private resources to anyone), apart from the
-  documented differences (README, "Mirroring a pretalx");
+  documented differences (docs/sync.md, "Mirroring a pretalx");
 - the private resource and the inactive question (and its answers) are
   never shown to the public or the reviewer: API lists and details, `?questions=all`,
   the frab XML and JSON and the widget data; organisers see both resources

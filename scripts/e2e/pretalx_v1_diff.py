@@ -876,7 +876,7 @@ class Normaliser:
         if t_status == 200 and m_status == 200:
             # (6) The events list: pretalx lists hiddencon to the
             # administrator (their team covers it), but the token is not
-            # bound to it, so a mirror cannot read it (README, "Events the
+            # bound to it, so a mirror cannot read it (docs/sync.md, "Events the
             # token may not read"): it is not in the mirror.
             if path.split("?")[0] == "/api/events/" and isinstance(t_body, list):
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
@@ -891,7 +891,7 @@ class Normaliser:
             # nor its scores, nor a speaker's e-mail address, availabilities,
             # notes, locale, time zone or arrival (pretalx gives them the
             # organiser's serializers). Speakers' time zones: not mirrored
-            # yet (README, "What the mirror knows"; confapi writes UTC):
+            # yet (docs/sync.md, "What the mirror cannot know"; confapi writes UTC):
             # dropped for every role.
             for obj in every_object(t_body):
                 hidden = set()
@@ -1032,7 +1032,7 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts):
 def answer(origin, path, token, version, upstream=False):
     """(status, is_json, body) of one request. (10) Trailing slashes:
     pretalx redirects a path without its slash (301) to the slashed path;
-    confapi answers every path with and without it (README, "Endpoints"):
+    confapi answers every path with and without it (docs/api.md, "Endpoints"):
     pretalx's redirect is followed when it leads there. This fixture has no
     static files built, so instead of the redirect pretalx answers an HTML
     500 (Django decides on the redirect after rendering the 404 page, which
