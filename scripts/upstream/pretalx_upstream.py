@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real pretalx 2025.2.2 on a loopback port, for sync tests and benchmarks.
 
-    python3 scripts/pretalx_upstream.py [--dir DIR] [--port N]
+    python3 scripts/upstream/pretalx_upstream.py [--dir DIR] [--port N]
 
 builds (or reuses) a virtualenv with pretalx from PyPI, makes a fresh data
 directory with a SQLite database, runs `create_test_event` (event
@@ -14,8 +14,8 @@ Ctrl-C stops the server.
 The virtualenv is cached under ~/.cache/confapi/pretalx-VERSION (or
 $CONFAPI_PRETALX_VENV), keyed by the version and the packages; a broken or
 partial one is rebuilt from nothing. Used as a module by
-scripts/pretalx_e2e.py and scripts/bench-sync (`Upstream`), and by
-scripts/pretalx2024_upstream.py (pretalx 2024.3.1, a subclass).
+scripts/e2e/pretalx_e2e.py and scripts/benchmarks/bench-sync (`Upstream`), and by
+scripts/upstream/pretalx2024_upstream.py (pretalx 2024.3.1, a subclass).
 """
 
 import argparse
@@ -150,7 +150,7 @@ with scopes_disabled():
     token.events.add(event)
     with open("{token_file}", "w") as f:
         f.write(token.token)
-    # For scripts/pretalx_v1_diff.py: read tokens of the reviewer above and
+    # For scripts/e2e/pretalx_v1_diff.py: read tokens of the reviewer above and
     # of a track-limited reviewer (the second reviewer by code, alone in a
     # reviewer team limited to the first track), in DIR/token.roles.json.
     import json, os
@@ -213,7 +213,7 @@ def free_port():
 class Upstream:
     """A set-up pretalx in `root`; `start()` serves it, `stop()` ends it.
 
-    A subclass is another pretalx (scripts/pretalx2024_upstream.py): its
+    A subclass is another pretalx (scripts/upstream/pretalx2024_upstream.py): its
     version, packages, virtualenv variable, setup script and the shell
     command that runs it."""
 

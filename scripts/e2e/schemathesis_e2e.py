@@ -6,14 +6,14 @@ Serves tests/data/democon.json (SQLite) and runs `schemathesis run` with
 and reviewer; tokens from the dataset): the legacy dialect's
 (/api/openapi.json?version=LEGACY, requests with `Pretalx-Version: LEGACY`)
 and v1's (/api/openapi.json?version=v1, requests with `Pretalx-Version: v1`).
-scripts/schemathesis.toml points the path parameters at that data; the ids
+scripts/e2e/schemathesis.toml points the path parameters at that data; the ids
 confapi derives (the released schedule's, a slot's) are read from the
 server and added to a copy of it. Every run must find nothing: no server
 error, no response that breaks the document, no undocumented status code,
 no valid request refused and no invalid one accepted. The server log must
 hold no ERROR line and no 5xx.
 
-Usage: scripts/schemathesis_e2e.py --binary target/debug/confapi
+Usage: scripts/e2e/schemathesis_e2e.py --binary target/debug/confapi
        --schemathesis .venv-schemathesis/bin/schemathesis
        [--max-examples N] [--seed S]
 The last line is "schemathesis: N passed, N failed" (one check per dialect
@@ -32,9 +32,9 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Server  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATASET = os.path.join(ROOT, "tests", "data", "democon.json")
-CONFIG = os.path.join(ROOT, "scripts", "schemathesis.toml")
+CONFIG = os.path.join(ROOT, "scripts", "e2e", "schemathesis.toml")
 
 
 def token_of(email):
@@ -50,7 +50,7 @@ def v1_get(url, path):
 
 
 def config_with_derived_ids(url, workdir):
-    """scripts/schemathesis.toml plus the ids confapi derives (democon has no
+    """scripts/e2e/schemathesis.toml plus the ids confapi derives (democon has no
     schedule id upstream): the released schedule's, for `schedule=` of v1's
     slots (400 for any other), its version for `schedule_version=` (400
     for a version the event has not), and one slot's, for `/slots/{id}/`."""

@@ -2,11 +2,11 @@
 """Differential test of the versioned API (v1): the same requests to a real
 pretalx 2025.2.2 and to confapi serving its mirror, answers compared.
 
-    python3 scripts/pretalx_v1_diff.py [--binary target/debug/confapi] [--postgres URL]
+    python3 scripts/e2e/pretalx_v1_diff.py [--binary target/debug/confapi] [--postgres URL]
                                        [--pretalx-dir DIR] [--all] [--only ENDPOINT,...]
                                        [--verbose] [--keep]
 
-Starts pretalx (scripts/pretalx_upstream.py; with --pretalx-dir, what an
+Starts pretalx (scripts/upstream/pretalx_upstream.py; with --pretalx-dir, what an
 earlier run set up there is reused), mirrors its event `democon` into a
 fresh confapi database with `confapi sync --event democon --organiser
 democonorg` (SQLite, or with --postgres a fresh PostgreSQL database made
@@ -79,6 +79,8 @@ import urllib.parse
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The pretalx upstreams and the mirror's set-up (scripts/upstream/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "upstream"))
 from e2e import tear_down  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import every, get_json, mirror, request  # noqa: E402
@@ -874,7 +876,7 @@ class Normaliser:
         if t_status == 200 and m_status == 200:
             # (6) The events list: pretalx lists hiddencon to the
             # administrator (their team covers it), but the token is not
-            # bound to it, so a mirror cannot read it (README, "Events the
+            # bound to it, so a mirror cannot read it (docs/sync.md, "Events the
             # token may not read"): it is not in the mirror.
             if path.split("?")[0] == "/api/events/" and isinstance(t_body, list):
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
@@ -889,7 +891,7 @@ class Normaliser:
             # nor its scores, nor a speaker's e-mail address, availabilities,
             # notes, locale, time zone or arrival (pretalx gives them the
             # organiser's serializers). Speakers' time zones: not mirrored
-            # yet (README, "What the mirror knows"; confapi writes UTC):
+            # yet (docs/sync.md, "What the mirror cannot know"; confapi writes UTC):
             # dropped for every role.
             for obj in every_object(t_body):
                 hidden = set()
@@ -1030,7 +1032,7 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts):
 def answer(origin, path, token, version, upstream=False):
     """(status, is_json, body) of one request. (10) Trailing slashes:
     pretalx redirects a path without its slash (301) to the slashed path;
-    confapi answers every path with and without it (README, "Endpoints"):
+    confapi answers every path with and without it (docs/api.md, "Endpoints"):
     pretalx's redirect is followed when it leads there. This fixture has no
     static files built, so instead of the redirect pretalx answers an HTML
     500 (Django decides on the redirect after rendering the 404 page, which

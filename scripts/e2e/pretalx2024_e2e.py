@@ -2,10 +2,10 @@
 """confapi sync against a real pretalx 2024.3.1 (its legacy API), compared
 with pretalx's own answers for every role.
 
-    python3 scripts/pretalx2024_e2e.py [--binary target/debug/confapi] [--postgres URL]
+    python3 scripts/e2e/pretalx2024_e2e.py [--binary target/debug/confapi] [--postgres URL]
                                        [--pretalx-dir DIR] [--keep]
 
-Starts pretalx 2024.3.1 (scripts/pretalx2024_upstream.py: cached virtualenv
+Starts pretalx 2024.3.1 (scripts/upstream/pretalx2024_upstream.py: cached virtualenv
 from PyPI, SQLite, create_test_event plus questions, answers, a tag, ...,
 a DRF token for an administrator and one for a reviewer), runs `confapi
 sync --api legacy` into a fresh database (SQLite, or PostgreSQL with
@@ -25,7 +25,7 @@ only read), so scripts/test sets it up once for SQLite and PostgreSQL.
 
 Where pretalx 2024.3.1 and the contract (shared/spec/behaviour.md) differ
 on purpose, pretalx's answer is normalised to the contract, each where it
-is done with a comment numbered as here (README, "Tests", lists them too):
+is done with a comment numbered as here (docs/testing.md, "Tests", lists them too):
 
  1. i18n names: pretalx sends the names of types, tracks and rooms as it
     stored them (create_test_event: plain strings), confapi always as
@@ -84,6 +84,8 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The pretalx upstreams and the mirror's set-up (scripts/upstream/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "upstream"))
 from e2e import Checks, Server, fresh_postgres_database, tear_down  # noqa: E402
 from pretalx2024_upstream import SLUG, VERSION, Upstream2024  # noqa: E402
 

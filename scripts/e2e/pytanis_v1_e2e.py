@@ -3,13 +3,13 @@
 2025.2.2 and against confapi serving its mirror: the same outcome for every
 method.
 
-    python3 scripts/pytanis_v1_e2e.py --python VENV_PYTHON [--binary target/debug/confapi]
+    python3 scripts/e2e/pytanis_v1_e2e.py --python VENV_PYTHON [--binary target/debug/confapi]
                                       [--postgres URL] [--pretalx-dir DIR] [--keep]
 
 VENV_PYTHON is the python of a venv with `pytanis==0.9.0` and `requests`
-(scripts/test makes it). Starts pretalx (scripts/pretalx_upstream.py; with
+(scripts/test makes it). Starts pretalx (scripts/upstream/pretalx_upstream.py; with
 --pretalx-dir, what an earlier run set up there is reused), mirrors its
-event into confapi (scripts/pretalx_mirror.py, SQLite or with --postgres a
+event into confapi (scripts/upstream/pretalx_mirror.py, SQLite or with --postgres a
 fresh PostgreSQL database), then runs ../shared/clients/run_pytanis_v1.py,
 every public read method of pytanis through its own pydantic models, as the
 organiser against each server, and its `--compare` of the two: a method
@@ -43,12 +43,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The pretalx upstreams and the mirror's set-up (scripts/upstream/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "upstream"))
 from e2e import tear_down  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import mirror  # noqa: E402
 from pretalx_upstream import SLUG  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNNER = os.path.join(ROOT, "..", "shared", "clients", "run_pytanis_v1.py")
 
 

@@ -14,7 +14,7 @@
    shared/clients/expected/exports-democon.json.
 4. The server logs of every run: no ERROR line, no 5xx answer.
 
-Usage: scripts/suites.py --binary target/debug/confapi [--postgres ADMIN_URL]
+Usage: scripts/e2e/suites.py --binary target/debug/confapi [--postgres ADMIN_URL]
        [--clients-python VENV_PYTHON] [--export-clients-venvs DIR] [--label NAME]
 The last line is "N passed, N failed" over all checks.
 Standard library only; the clients run in the venv given by --clients-python.
@@ -33,7 +33,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Server, fresh_postgres_database, psql  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 CONFORMANCE = os.path.join(SHARED, "conformance", "conformance.py")
 CLIENTS = os.path.join(SHARED, "clients", "run_real_clients.py")

@@ -1,6 +1,6 @@
 -- wrk: random pages of a v1 list. Arguments after `--`: the list's path,
 -- the highest page, and optionally a query to add (such as `expand=...`).
--- Used by scripts/bench-serving and scripts/bench-v1-ab.
+-- Used by scripts/benchmarks/bench-serving and scripts/benchmarks/bench-v1-ab.
 local path, max_page, extra = nil, 1, ""
 local threads = 0
 function setup(thread)

@@ -1,5 +1,5 @@
 """A confapi mirror of the pretalx 2025.2.2 fixture's event, served: the
-set-up that scripts/pretalx_v1_diff.py and scripts/pytanis_v1_e2e.py share.
+set-up that scripts/e2e/pretalx_v1_diff.py and scripts/e2e/pytanis_v1_e2e.py share.
 Standard library only.
 
 `mirror(binary, upstream, work, postgres)` writes an access file that gives
@@ -62,7 +62,7 @@ def mirror(binary, upstream, work, postgres=None, database="confapi_pretalx_mirr
     roles_file = upstream.token_file.with_name("token.roles.json")
     if not roles_file.exists():
         raise RuntimeError(f"{roles_file} is missing: that pretalx was set up by an older "
-                           "scripts/pretalx_upstream.py; remove its directory")
+                           "scripts/upstream/pretalx_upstream.py; remove its directory")
     roles = json.loads(roles_file.read_text())
     token = upstream.token
     tokens = {"O": token, "R": roles["reviewer"]["token"], "T": roles["trackrev"]["token"]}

@@ -18,7 +18,7 @@ off by the server, the longest-lived, any answer they got), and exits 1
 unless every normal request got a 200 within --bound seconds and no slow
 connection lived longer than --cutoff seconds.
 
-    python3 scripts/slowclients.py --port 8000 --path /api/events/democon/talks/
+    python3 scripts/benchmarks/slowclients.py --port 8000 --path /api/events/democon/talks/
 """
 
 import argparse

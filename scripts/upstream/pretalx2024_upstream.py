@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A real pretalx 2024.3.1 on a loopback port (its legacy API), for sync tests.
 
-    python3 scripts/pretalx2024_upstream.py [--dir DIR] [--port N]
+    python3 scripts/upstream/pretalx2024_upstream.py [--dir DIR] [--port N]
 
-The 2024 variant of scripts/pretalx_upstream.py (the same `Upstream`
+The 2024 variant of scripts/upstream/pretalx_upstream.py (the same `Upstream`
 machinery: cached virtualenv from PyPI, SQLite, `create_test_event` with
 fixed seeds and a frozen clock, gunicorn): pretalx 2024.3.1 with every
 dependency pinned, its static files built once per virtualenv (`python -m

@@ -11,7 +11,7 @@
    503 {"detail": ...} quickly instead of hanging (/healthz stays 200); when
    the cluster is started again it recovers by itself.
 
-Usage: scripts/postgres_e2e.py --binary target/debug/confapi
+Usage: scripts/e2e/postgres_e2e.py --binary target/debug/confapi
            --postgres postgres://postgres@127.0.0.1:5432/test [--skip-faults]
 The last line is "N passed, N failed".
 """
@@ -31,7 +31,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Server, fresh_postgres_database, psql  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEMOCON = os.path.join(ROOT, "tests", "data", "democon.json")
 ORGA_EMAIL = "orga@example.org"
 

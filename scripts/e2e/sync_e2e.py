@@ -48,7 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Checks, Server, free_port, fresh_postgres_database  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.join(HERE, "..", "..", "shared")
+SHARED = os.path.join(HERE, "..", "..", "..", "shared")
 DEMOCON = os.path.join(SHARED, "datasets", "democon.json")
 # What a real pretalx 2024.3.1 holds for its democon event (with ids, guids, breaks).
 PRETALX_DEMOCON = os.path.join(SHARED, "exports", "democon", "dataset.json")

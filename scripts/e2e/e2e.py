@@ -104,7 +104,7 @@ class HookReceiver:
     """A webhook receiver on a free loopback port, in a thread: records each
     POST's headers and JSON body, and whether its Standard Webhooks
     signature (`v1,` base64 HMAC-SHA256 of `id.timestamp.body`) verifies
-    with `secret` (base64 after `whsec_`). scripts/webhooks_e2e.py verifies
+    with `secret` (base64 after `whsec_`). scripts/e2e/webhooks_e2e.py verifies
     with the standardwebhooks package from PyPI instead."""
 
     def __init__(self, secret):

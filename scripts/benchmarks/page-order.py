@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A dataset rewritten in the order a page of v1 submissions reads it.
 
-    scripts/page-order.py big.json big-ordered.json
+    scripts/benchmarks/page-order.py big.json big-ordered.json
 
 For measuring what the snapshot's lists in serving order would give
-(BENCHMARKS.md, "The versioned API (v1)"): the first event's submissions
+(docs/bench-log.md, the v1 sessions' logs): the first event's submissions
 by code (v1's default order), each followed in the answers by its answers
 and then by the answers of its speakers not yet placed; the reviews by
 submission in the same order; the speaker profiles by their first

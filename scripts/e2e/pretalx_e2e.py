@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """confapi sync against a real pretalx 2025.2.2 (its versioned API, v1).
 
-    python3 scripts/pretalx_e2e.py [--binary target/debug/confapi] [--postgres URL]
+    python3 scripts/e2e/pretalx_e2e.py [--binary target/debug/confapi] [--postgres URL]
                                    [--pretalx-dir DIR] [--keep]
 
-Starts pretalx (scripts/pretalx_upstream.py: cached virtualenv from PyPI,
+Starts pretalx (scripts/upstream/pretalx_upstream.py: cached virtualenv from PyPI,
 SQLite, create_test_event, an administrator's read token bound to democon,
 a second non-public event the token is not bound to, a public and a private
 resource, an inactive question with answers, a reviewer), runs `confapi
@@ -21,7 +21,7 @@ an organiser and a reviewer token (access file), and checks:
   format confapi serves; speakers and resources: pretalx's v1 public answers,
   since its legacy speakers endpoint refuses the legacy version and its
   legacy format shows private resources to anyone), apart from the
-  documented differences (README, "Mirroring a pretalx");
+  documented differences (docs/sync.md, "Mirroring a pretalx");
 - the private resource and the inactive question (and its answers) are
   never shown to the public or the reviewer: API lists and details, `?questions=all`,
   the frab XML and JSON and the widget data; organisers see both resources
@@ -53,6 +53,8 @@ import urllib.request
 from xml.etree import ElementTree
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The pretalx upstreams and the mirror's set-up (scripts/upstream/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "upstream"))
 from e2e import Checks, EventStream, HookReceiver, Server, fresh_postgres_database  # noqa: E402
 from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG, VERSION, Upstream  # noqa: E402
 
@@ -173,7 +175,7 @@ def main():
     # The fixture's reviewer (a member of the reviewer team, mirrored with
     # --organiser) gets a token on the mirror through the access file.
     upstream_teams = every(f"{upstream.url}/api/organisers/{ORGANISER}/teams/?expand=members", token, "v1")
-    # (The track-limited reviewer team is scripts/pretalx_v1_diff.py's.)
+    # (The track-limited reviewer team is scripts/e2e/pretalx_v1_diff.py's.)
     reviewers = sorted(m["code"] for t in upstream_teams if t["name"] == "DemoCon Reviewers"
                        for m in t["members"])
     check("the fixture has one reviewer, in the reviewer team", len(reviewers) == 1, upstream_teams)

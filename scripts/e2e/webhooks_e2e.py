@@ -7,7 +7,7 @@ imports by `confapi import`, an SSE client, a receiver that is down, a
 each delivery made once, and the other replica taking over within 10 s
 when the sender is killed.
 
-    scripts/webhooks_e2e.py --binary target/debug/confapi --python VENV/bin/python [--postgres ADMIN_URL]
+    scripts/e2e/webhooks_e2e.py --binary target/debug/confapi --python VENV/bin/python [--postgres ADMIN_URL]
 
 Prints `ok`/`FAIL` per check and `webhooks e2e (LABEL): N passed, M failed`.
 """
@@ -29,7 +29,7 @@ from datetime import datetime
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Checks, Server, fresh_postgres_database  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATASET = os.path.join(ROOT, "tests", "data", "democon.json")
 SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 
