@@ -323,6 +323,30 @@ pub fn vtimezone(out: &mut String, tz: &Tz, tzid: &str, years: std::ops::RangeIn
 mod tests {
     use super::*;
 
+    /// A room without a guid: the model derives the one the exports derive.
+    #[test]
+    fn a_rooms_derived_guid_is_the_exports_derived_uuid() {
+        assert_eq!(
+            derive_uuid(&["democon", "room", "1"]),
+            "979c9e48-39ba-509f-9dcd-f7fd199a0521"
+        );
+        let room = crate::model::Room {
+            id: 1,
+            guid: None,
+            uuid: None,
+            name: crate::model::I18n::en("Hall"),
+            description: crate::model::I18n::default(),
+            speaker_info: crate::model::I18n::default(),
+            capacity: None,
+            position: None,
+            availabilities: Vec::new(),
+        };
+        assert_eq!(
+            room.guid_or_derived("DemoCon"),
+            derive_uuid(&["democon", "room", "1"])
+        );
+    }
+
     #[test]
     fn slugs_fold_and_never_end_in_a_dash() {
         assert_eq!(title_slug("Über  Café — déjà vu!"), "uber-cafe-deja-vu");

@@ -680,4 +680,33 @@ mod tests {
             (0..event.reviews.len() as i64).collect::<Vec<_>>()
         );
     }
+
+    /// sha256 over an event's records as storage writes them: its own body,
+    /// then each item's, one per line, in kind and list order.
+    fn records_digest(event: &Event) -> String {
+        use sha2::{Digest, Sha256};
+        let mut bodies = vec![event_body(event)];
+        // Written in page order since 274aa76's session; digested as before.
+        let mut records = event_records(event);
+        records.sort_by_key(|r| (r.kind as usize, r.position));
+        bodies.extend(records.into_iter().map(|r| r.body));
+        hex::encode(Sha256::digest(bodies.join("\n").as_bytes()))
+    }
+
+    #[test]
+    fn existing_datasets_keep_their_record_bodies() {
+        // What confapi wrote for democon.json before the v1 fields (main at
+        // d6afc1b: the `events.body` and `records.body` of an import, same order).
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/democon.json");
+        let text = std::fs::read_to_string(path).expect("tests/data/democon.json");
+        let d = crate::dataset::validate::parse_str(&text).expect("democon.json");
+        assert_eq!(
+            records_digest(&d.events[0]),
+            "45d158c05f2702223bd1f2d80b6ca4323213c2bc38b6e9b166ccd45fe5e8090d"
+        );
+        assert_eq!(
+            records_digest(&d.events[1]),
+            "d997f192101f8882bde62b6aeb8c812ee890a6daf12d88b2c1b11e8b914a6bc2"
+        );
+    }
 }
