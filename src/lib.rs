@@ -1,14 +1,19 @@
 //! confapi: the read API of a conference call-for-proposals and scheduling
 //! system, compatible with pretalx clients.
 //!
-//! Layers, from the outside in:
-//! - [`http`]: routing, the transport rules, one module per resource;
-//! - [`domain`]: the serving snapshot, roles and visibility, the JSON views;
-//! - [`cache`]: keeps the snapshot in step with storage;
-//! - [`storage`]: one trait, one implementation per database;
+//! The map is docs/architecture.md. In short, each module imports only the
+//! layers below it (bottom first; `tests/api/architecture.rs` holds it):
+//! - [`json`], [`memory`], [`access_log`], [`log_writer`]: helpers below all;
+//! - [`model`]: the plain data everyone shares, with its datetimes;
 //! - [`dataset`]: the import/export format and the demo generator;
-//! - [`model`]: the plain data all of them share;
-//! - [`json`], [`memory`]: helpers below them all (JSON bodies, prefetching).
+//! - [`domain`]: the serving snapshot, roles and visibility, the views of
+//!   both dialects, the change feed's rule;
+//! - [`storage`]: one trait, one store per database;
+//! - [`cache`] (the snapshot kept in step with storage), [`exports`] (the
+//!   schedule exports), [`sync`] (the mirror of a pretalx);
+//! - [`webhooks`]: signed deliveries of the feed;
+//! - [`http`]: routing, the transport rules, one module per resource;
+//! - and the binary's CLI (`main.rs`) on top.
 
 pub mod access_log;
 pub mod cache;
