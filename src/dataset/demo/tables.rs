@@ -1,7 +1,14 @@
 //! The small structural tables of the demo: submission types, tracks,
 //! rooms and tags, the states and their shares, the weights of counts and
 //! scores, and the shape of codes and conference days. (The long word
-//! lists are data: see `words`.)
+//! lists are data: see `words`; so are the tracks, rooms and tags, read
+//! here from `data/` too.)
+
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+use super::words::parse_json;
 
 /// Submission types with their German name and default duration.
 pub(super) const SUBMISSION_TYPES: [(&str, &str, i64); 3] = [
@@ -16,89 +23,69 @@ pub(super) const TYPE_WEIGHTS: [(usize, u32); 3] = [(0, 65), (1, 15), (2, 20)];
 /// Durations chosen instead of the type's default, per type.
 pub(super) const OTHER_DURATIONS: [&[i64]; 3] = [&[20, 40, 45], &[60, 120, 180], &[5, 15]];
 
-/// Track names (German `None`: the organisers only named it in English).
-pub(super) const TRACKS: [(&str, Option<&str>, &str); 8] = [
-    ("Security", Some("Sicherheit"), "#c0392b"),
-    ("Web & Frontend", None, "#2980b9"),
-    ("Data Science", Some("Datenwissenschaft"), "#8e44ad"),
-    ("Infrastructure", Some("Infrastruktur"), "#27ae60"),
-    ("Community", Some("Gemeinschaft"), "#f39c12"),
-    ("Open Hardware", Some("Offene Hardware"), "#16a085"),
-    (
-        "Programming Languages",
-        Some("Programmiersprachen"),
-        "#2c3e50",
-    ),
-    ("Ethics & Society", Some("Ethik & Gesellschaft"), "#d35400"),
-];
+/// A track (`data/tracks.json`).
+#[derive(Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TrackRow {
+    pub(super) en: &'static str,
+    /// `None`: the organisers only named it in English.
+    #[serde(borrow)]
+    pub(super) de: Option<&'static str>,
+    pub(super) color: &'static str,
+}
 
-/// Rooms: English and German name, capacity.
-pub(super) const ROOMS: [(&str, &str, i64); 6] = [
-    ("Main Hall", "Großer Saal", 800),
-    ("Room A", "Raum A", 250),
-    ("Room B", "Raum B", 180),
-    ("Lab 1", "Labor 1", 40),
-    ("Lab 2", "Labor 2", 40),
-    ("Community Stage", "Community-Bühne", 120),
-];
+/// A room (`data/rooms.json`), in the order rooms are added.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RoomRow {
+    pub(super) en: &'static str,
+    pub(super) de: &'static str,
+    pub(super) capacity: i64,
+}
 
-pub(super) const ROOM_DESCRIPTIONS: [(&str, &str); 4] = [
-    (
-        "Ground floor, step-free access.",
-        "Erdgeschoss, barrierefrei.",
-    ),
-    (
-        "First floor, take the lift next to the registration desk.",
-        "Erster Stock, Aufzug neben der Anmeldung.",
-    ),
-    (
-        "Seminar room with tables and power outlets.",
-        "Seminarraum mit Tischen und Steckdosen.",
-    ),
-    (
-        "Open area next to the café.",
-        "Offene Fläche neben dem Café.",
-    ),
-];
+/// A room's description (`data/room_descriptions.json`), taken in turn.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RoomDescription {
+    pub(super) en: &'static str,
+    pub(super) de: &'static str,
+}
 
-/// Tags: name, description, colour, public. The dotted one is always used.
-pub(super) const DOTTED_TAG: (&str, &str, &str, bool) =
-    ("v2.0", "Follow-up of last year's talk", "#7f8c8d", true);
-pub(super) const TAGS: [(&str, &str, &str, bool); 8] = [
-    ("keynote-candidate", "Could be a keynote", "#e74c3c", false),
-    ("needs-av", "Needs special A/V setup", "#3498db", false),
-    (
-        "beginner-friendly",
-        "Suitable for beginners",
-        "#2ecc71",
-        true,
-    ),
-    ("sponsor", "Sponsored session", "#f1c40f", false),
-    (
-        "hands-on",
-        "Participants work on their own laptops",
-        "#9b59b6",
-        true,
-    ),
-    (
-        "late-submission",
-        "Arrived after the deadline",
-        "#95a5a6",
-        false,
-    ),
-    (
-        "community-pick",
-        "Chosen by community vote",
-        "#1abc9c",
-        true,
-    ),
-    (
-        "recording-ok",
-        "Speaker agreed to recording",
-        "#34495e",
-        false,
-    ),
-];
+/// A tag (`data/tags.json`).
+#[derive(Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TagRow {
+    pub(super) tag: &'static str,
+    pub(super) description: &'static str,
+    pub(super) color: &'static str,
+    pub(super) public: bool,
+}
+
+/// The tags of `data/tags.json`: some of `sampled` per event, and `always`
+/// (the dotted one).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+pub(super) struct Tags {
+    pub(super) sampled: Vec<TagRow>,
+    pub(super) always: TagRow,
+}
+
+pub(super) static TRACKS: LazyLock<Vec<TrackRow>> =
+    LazyLock::new(|| parse_json("tracks.json", include_str!("data/tracks.json")));
+
+/// As many as an event can have rooms.
+pub(super) static ROOMS: LazyLock<Vec<RoomRow>> =
+    LazyLock::new(|| parse_json("rooms.json", include_str!("data/rooms.json")));
+
+pub(super) static ROOM_DESCRIPTIONS: LazyLock<Vec<RoomDescription>> = LazyLock::new(|| {
+    parse_json(
+        "room_descriptions.json",
+        include_str!("data/room_descriptions.json"),
+    )
+});
+
+pub(super) static TAGS: LazyLock<Tags> =
+    LazyLock::new(|| parse_json("tags.json", include_str!("data/tags.json")));
 
 /// The first submissions of every event take these states (so each state
 /// occurs); see `Generator::event` for the special roles of some of them.
@@ -146,3 +133,19 @@ pub(super) const CODE_LENGTH: usize = 6;
 pub(super) const DAY_START_MINUTES: i64 = 9 * 60;
 pub(super) const DAY_LENGTH_MINUTES: i64 = 10 * 60;
 pub(super) const BREAK_MINUTES: i64 = 15;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The data tables parse, with as many rows as the demo was made with
+    /// (an event has up to six rooms; a changed count changes datasets).
+    #[test]
+    fn data_tables_load_with_their_sizes() {
+        assert_eq!(TRACKS.len(), 8);
+        assert_eq!(ROOMS.len(), 6);
+        assert_eq!(ROOM_DESCRIPTIONS.len(), 4);
+        assert_eq!(TAGS.sampled.len(), 8);
+        assert!(TAGS.always.tag.contains('.'));
+    }
+}

@@ -88,15 +88,15 @@ pub(super) struct Words {
 }
 
 static ENGLISH: LazyLock<Words> =
-    LazyLock::new(|| table("words.en.json", include_str!("data/words.en.json")));
+    LazyLock::new(|| parse_json("words.en.json", include_str!("data/words.en.json")));
 
 /// German topics avoid articles and dative forms, so they fit every pattern.
 static GERMAN: LazyLock<Words> =
-    LazyLock::new(|| table("words.de.json", include_str!("data/words.de.json")));
+    LazyLock::new(|| parse_json("words.de.json", include_str!("data/words.de.json")));
 
 /// French topics all take `la` or `l'`, so `de {t}` and `à {t}` stay correct.
 static FRENCH: LazyLock<Words> =
-    LazyLock::new(|| table("words.fr.json", include_str!("data/words.fr.json")));
+    LazyLock::new(|| parse_json("words.fr.json", include_str!("data/words.fr.json")));
 
 /// The words of a content locale; English for any other.
 pub(super) fn words(locale: &str) -> &'static Words {
@@ -121,9 +121,10 @@ fn lines(file: &str, text: &'static str) -> Vec<&'static str> {
     lines
 }
 
-/// The strings are borrowed from the file: a JSON escape (`\"`, `\n`, ...)
-/// in one is refused here, so write such characters as they are.
-fn table(file: &str, text: &'static str) -> Words {
+/// A JSON file of `data/`. The strings are borrowed from the file: a JSON
+/// escape (`\"`, `\n`, ...) in one is refused here, so write such
+/// characters as they are.
+pub(super) fn parse_json<T: Deserialize<'static>>(file: &str, text: &'static str) -> T {
     serde_json::from_str(text).unwrap_or_else(|err| panic!("data/{file}: {err}"))
 }
 

@@ -7,8 +7,8 @@ use super::super::helpers::{i18n, uuid};
 use super::super::plan::{EventKind, EventPlan};
 use super::super::questions::{Scope, QUESTIONS};
 use super::super::tables::{
-    CO_SPOKEN, DOTTED_TAG, FORCED_STATES, REVIEWING_STATES, ROOMS, ROOM_DESCRIPTIONS,
-    SCHEDULED_STATES, SUBMISSION_TYPES, TAGS, TALK, TRACKS, TWO_SLOTS, TYPE_WEIGHTS, WORKSHOP,
+    CO_SPOKEN, FORCED_STATES, REVIEWING_STATES, ROOMS, ROOM_DESCRIPTIONS, SCHEDULED_STATES,
+    SUBMISSION_TYPES, TAGS, TALK, TRACKS, TWO_SLOTS, TYPE_WEIGHTS, WORKSHOP,
 };
 use super::super::DEMO_ORGANISER;
 use super::people::Staff;
@@ -39,11 +39,11 @@ impl Generator {
         chosen
             .into_iter()
             .enumerate()
-            .map(|(position, (en, de, color))| Track {
+            .map(|(position, track)| Track {
                 id: next_id(&mut self.ids.track),
-                name: i18n(en, de),
-                color: color.to_string(),
-                description: I18n::en(&format!("Talks about {}.", en.to_lowercase())),
+                name: i18n(track.en, track.de),
+                color: track.color.to_string(),
+                description: I18n::en(&format!("Talks about {}.", track.en.to_lowercase())),
                 position: Some(position as i64),
                 requires_access_code: false,
             })
@@ -54,10 +54,9 @@ impl Generator {
         let count = 3 + self.rng.usize(..=3);
         (0..count)
             .map(|position| {
-                let (en, de, capacity) = ROOMS[position];
+                let room = ROOMS[position];
                 let last = position + 1 == count;
-                let (description_en, description_de) =
-                    ROOM_DESCRIPTIONS[position % ROOM_DESCRIPTIONS.len()];
+                let description = ROOM_DESCRIPTIONS[position % ROOM_DESCRIPTIONS.len()];
                 let availabilities = if last {
                     // Whole days, midnight to midnight: shown as `allDay`.
                     let end = *plan.days.last().expect("events have days") + Duration::days(1);
@@ -75,8 +74,8 @@ impl Generator {
                     // The last room was added by hand and has neither guid nor position.
                     guid: (!last).then(|| uuid(&mut self.rng)),
                     uuid: None,
-                    name: i18n(en, Some(de)),
-                    description: i18n(description_en, Some(description_de)),
+                    name: i18n(room.en, Some(room.de)),
+                    description: i18n(description.en, Some(description.de)),
                     speaker_info: if position == 0 {
                         i18n(
                             "The speaker desk is left of the stage.",
@@ -85,7 +84,7 @@ impl Generator {
                     } else {
                         I18n::default()
                     },
-                    capacity: Some(capacity),
+                    capacity: Some(room.capacity),
                     position: (!last).then_some(position as i64 + 1),
                     availabilities,
                 }
@@ -103,16 +102,16 @@ impl Generator {
 
     fn tags(&mut self) -> Vec<Tag> {
         let count = 4 + self.rng.usize(..=3);
-        let mut chosen = self.sample(&TAGS, count);
-        chosen.push(DOTTED_TAG);
+        let mut chosen = self.sample(&TAGS.sampled, count);
+        chosen.push(TAGS.always);
         chosen
             .into_iter()
-            .map(|(tag, description, color, is_public)| Tag {
+            .map(|row| Tag {
                 id: next_id(&mut self.ids.tag),
-                tag: tag.to_string(),
-                description: I18n::en(description),
-                color: color.to_string(),
-                is_public,
+                tag: row.tag.to_string(),
+                description: I18n::en(row.description),
+                color: row.color.to_string(),
+                is_public: row.public,
             })
             .collect()
     }
