@@ -17,7 +17,8 @@ use chrono::Duration;
 use chrono_tz::Tz;
 use fastrand::Rng;
 
-use super::{i18n, local_time, uuid, CODE_ALPHABET};
+use super::helpers::{i18n, local_time, uuid};
+use super::tables::CODE_ALPHABET;
 use crate::model::{
     ArcStr, Dataset, Decimal, Event, I18n, ReviewScore, ScheduleSlot, ScheduleVersion,
     ScoreCategory, SubmissionState, WipSchedule,
