@@ -73,6 +73,12 @@ pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> sonic_rs::
     }
 }
 
+/// `value` as a whole body (`to_vec`), for answers, exports and webhook
+/// payloads; should it fail, the body of a 500 instead.
+pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    to_vec(value).unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
+}
+
 fn with_capacity<T: Serialize + ?Sized>(value: &T, capacity: usize) -> sonic_rs::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(capacity);
     append(&mut out, value)?;

@@ -229,7 +229,7 @@ async fn send_events(
             let audience = Audience::of(&access.viewer_class());
             for entry in catalog.feed.after(&slug, &audience, last) {
                 let item = entry.item();
-                let data = String::from_utf8(super::json_bytes(&*item)).unwrap_or_default();
+                let data = String::from_utf8(crate::json::json_bytes(&*item)).unwrap_or_default();
                 let frame = format!("id: {}\ndata: {data}\n\n", item.generation);
                 match send(Bytes::from(frame)) {
                     Ok(()) => last = item.generation,

@@ -166,7 +166,7 @@ impl ApiError {
             }
             _ => {}
         }
-        (self.status(), headers, super::json_bytes(&self.body()))
+        (self.status(), headers, crate::json::json_bytes(&self.body()))
     }
 
     /// The whole HTTP/1.1 response, for errors written where no handler

@@ -274,14 +274,9 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::i
     .await
 }
 
-pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    crate::json::to_vec(value)
-        .unwrap_or_else(|_| b"{\"detail\": \"Internal server error.\"}".to_vec())
-}
-
 /// A 200 JSON response.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> Response {
-    let mut response = json_bytes(value).into_response();
+    let mut response = crate::json::json_bytes(value).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

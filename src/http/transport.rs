@@ -467,6 +467,6 @@ async fn as_json_error(response: Response) -> Response {
         HeaderValue::from_static("application/json"),
     );
     parts.headers.remove(header::CONTENT_LENGTH);
-    let body = super::json_bytes(&serde_json::json!({ "detail": detail }));
+    let body = crate::json::json_bytes(&serde_json::json!({ "detail": detail }));
     Response::from_parts(parts, Body::from(body))
 }
