@@ -4,9 +4,10 @@ use axum::extract::State;
 use axum::routing::get;
 
 use super::context::{Caller, EventContext};
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::pagination::{Pagination, DEFAULT_PAGE_SIZE};
 use super::params::Params;
-use super::{json, ApiResult, AppState, Doc, Endpoint, Shape};
+use super::state::AppState;
 use crate::domain::access::Access;
 use crate::domain::views::event_view;
 

@@ -4,9 +4,9 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::params::{path_id, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::Room;
 
 /// Rooms are few and listed whole by schedule apps.

@@ -13,10 +13,10 @@ use axum::extract::{Path, State};
 use serde::Serialize;
 
 use super::context::{Caller, EventContext};
+use super::endpoint::{json, ApiResult, Endpoint};
 use super::error::ApiError;
 use super::pagination::{Pagination, V1_MAX_PAGE_SIZE, V1_PAGE_SIZE};
 use super::params::{digits_id, Params};
-use super::{json, ApiResult, Endpoint};
 use crate::domain::access::{Access, Role};
 use crate::domain::views_v1::{self as views, V1Renderer};
 use crate::model::{I18n, Question, QuestionTarget, QuestionVariant};
@@ -724,7 +724,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         v1_only!(
             "/api/organisers/{organiser}/teams",
             doc::TEAMS,
-            |State(state): State<super::AppState>,
+            |State(state): State<super::state::AppState>,
              caller: Caller,
              Path(organiser): Path<String>,
              params: Params| async move {

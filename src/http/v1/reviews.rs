@@ -6,9 +6,9 @@ use crate::domain::access::Role;
 use crate::domain::catalog::ReviewIx;
 use crate::domain::views_v1::{Memo, Serving, V1Renderer};
 use crate::http::context::EventContext;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 
 /// A detail the caller may not read: 404 for the public (pretalx finds
 /// no object in their empty set before it asks for credentials), else

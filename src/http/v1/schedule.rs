@@ -10,9 +10,9 @@ use crate::domain::access::{Access, Role};
 use crate::domain::catalog::SubmissionIx;
 use crate::domain::views_v1::{release_id, release_slots, SlotFacts, SlotRef, V1Renderer};
 use crate::http::context::EventContext;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 use crate::model::{Event, Release};
 
 /// A slot by position, kept in the lists' visible-set cache.

@@ -4,9 +4,9 @@
 use super::{matches_q, one, page_prepared, page_written, pagination, search, Key};
 use crate::domain::views_v1::{upstream_order, Memo, Serving, V1Renderer};
 use crate::http::context::EventContext;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 use crate::model::SubmissionState;
 
 /// Every value of a repeatable choice parameter, each checked.

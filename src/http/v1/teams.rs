@@ -8,9 +8,9 @@ use super::{expansion, one, page, pagination_within, refused, search, sort_by, K
 use crate::domain::access::sees_organiser_teams;
 use crate::domain::views_v1::{self as views, OrganiserTeam};
 use crate::http::context::Caller;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 use crate::model::Track;
 
 /// The organiser's teams by id, and its events' tracks; None when no event
