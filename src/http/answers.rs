@@ -58,7 +58,7 @@ fn same_code(value: &Option<crate::model::ArcStr>, wanted: &Option<String>) -> b
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
         return ctx
-            .off_workers("v1-answers", params, super::v1::reviews::answers)
+            .off_workers("v1-answers", params, super::v1::answers::answers)
             .await;
     }
     ctx.off_workers("answers", params, list_now).await
@@ -118,7 +118,7 @@ async fn detail(
     params: Params,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::reviews::answer(&ctx, params, &id);
+        return super::v1::answers::answer(&ctx, params, &id);
     }
     let access = ctx.access();
     let id = path_id(&id)?;

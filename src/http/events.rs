@@ -40,7 +40,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
     if caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::events(caller, params);
+        return super::v1::events::events(caller, params);
     }
     let pagination =
         Pagination::from_params(&mut params, DEFAULT_PAGE_SIZE, state.config.max_page_size);
@@ -63,7 +63,7 @@ async fn detail(
     params: Params,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::event(ctx, params, &slug);
+        return super::v1::events::event(ctx, params, &slug);
     }
     Ok(json(&event_view(&ctx.event.event, &ctx.caller.base_url)))
 }

@@ -294,7 +294,9 @@ async fn detail(
         return match kind {
             Kind::Submissions => super::v1::submissions::submission(&ctx, params, &code),
             // As pretalx 2025: a talk is a submission now.
-            Kind::Talks => Ok(super::v1::redirect_to_submission(&ctx, &code, &params)),
+            Kind::Talks => Ok(super::v1::submissions::redirect_to_submission(
+                &ctx, &code, &params,
+            )),
         };
     }
     let selector = params.question_selector();

@@ -4,7 +4,7 @@
 //! keeps teams per event (`events[].organiser` names the organiser): the
 //! same team (by id) listed in several events is one.
 
-use super::{expansion, one, page, pagination_within, refused, search, sort_by, Key};
+use super::common::{expansion, one, page, pagination_within, refused, search, sort_by, Key};
 use crate::domain::access::sees_organiser_teams;
 use crate::domain::views_v1::{self as views, OrganiserTeam};
 use crate::http::context::Caller;
