@@ -508,7 +508,7 @@ impl Sender {
             Ok(signer) => signer,
             Err(err) => return failed(format!("bad secret: {err}")),
         };
-        let payload = crate::http::json_bytes(item);
+        let payload = crate::json::json_bytes(item);
         // The same on every retry, from every replica.
         let id = format!("{}_{}", sub.id, item.generation);
         let timestamp = chrono::Utc::now().timestamp();

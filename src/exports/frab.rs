@@ -217,7 +217,7 @@ pub fn frab_json(s: &ExportSchedule) -> Vec<u8> {
             },
         },
     };
-    crate::http::json_bytes(&doc)
+    crate::json::json_bytes(&doc)
 }
 
 // The document's structs keep c3voc's key order (a `Value` would sort

@@ -104,7 +104,7 @@ pub fn widget(s: &ExportSchedule) -> Vec<u8> {
         "rooms": rooms,
         "speakers": speakers,
     });
-    crate::http::json_bytes(&doc)
+    crate::json::json_bytes(&doc)
 }
 
 /// Atom: one entry for the current release.

@@ -5,10 +5,10 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, path_id, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::domain::catalog::AnswerIx;
 
 pub fn endpoints() -> Vec<Endpoint> {
@@ -58,7 +58,7 @@ fn same_code(value: &Option<crate::model::ArcStr>, wanted: &Option<String>) -> b
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
         return ctx
-            .off_workers("v1-answers", params, super::v1::reviews::answers)
+            .off_workers("v1-answers", params, super::v1::answers::answers)
             .await;
     }
     ctx.off_workers("answers", params, list_now).await
@@ -118,7 +118,7 @@ async fn detail(
     params: Params,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::reviews::answer(&ctx, params, &id);
+        return super::v1::answers::answer(&ctx, params, &id);
     }
     let access = ctx.access();
     let id = path_id(&id)?;

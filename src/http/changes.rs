@@ -8,17 +8,18 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
 
 use super::connections::ThisConnection;
-use super::context::EventContext;
+use super::context::{wants_stream, EventContext};
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::Params;
-use super::{json, ApiResult, AppState, Doc, Endpoint, Shape};
+use super::state::AppState;
 use crate::domain::access::Access;
 use crate::domain::feed::{Audience, FeedEntry, FeedItem};
 use crate::model::ArcStr;
@@ -45,10 +46,6 @@ pub fn endpoints() -> Vec<Endpoint> {
     }]
 }
 
-/// Events a stream holds by default for a reader that does not keep up
-/// (`Config::stream_buffer`); one more and the connection is closed (the
-/// reader reconnects with `Last-Event-ID`).
-pub const STREAM_BUFFER: usize = 64;
 /// A comment this often keeps proxies from closing a quiet stream.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -60,14 +57,6 @@ struct FeedPage {
     previous: Option<String>,
     generation: i64,
     results: Vec<Arc<FeedItem>>,
-}
-
-pub fn wants_stream(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.to_ascii_lowercase().contains("text/event-stream"))
 }
 
 async fn changes(
@@ -229,7 +218,7 @@ async fn send_events(
             let audience = Audience::of(&access.viewer_class());
             for entry in catalog.feed.after(&slug, &audience, last) {
                 let item = entry.item();
-                let data = String::from_utf8(super::json_bytes(&*item)).unwrap_or_default();
+                let data = String::from_utf8(crate::json::json_bytes(&*item)).unwrap_or_default();
                 let frame = format!("id: {}\ndata: {data}\n\n", item.generation);
                 match send(Bytes::from(frame)) {
                     Ok(()) => last = item.generation,

@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::Uri;
+use axum::http::{header, HeaderMap, Uri};
 use tokio::sync::Semaphore;
 
+use super::endpoint::{json, ApiResult};
 use super::error::ApiError;
 use super::pagination::Pagination;
 use super::params::Params;
-use super::AppState;
+use super::state::AppState;
 use crate::domain::access::Access;
 use crate::domain::catalog::{Catalog, EventData};
 use crate::domain::views::Renderer;
@@ -70,6 +71,17 @@ pub(super) fn event_slug(uri: &Uri) -> Option<String> {
             .decode_utf8_lossy()
             .into_owned(),
     )
+}
+
+/// Whether the request asks for an event stream (`Accept:
+/// text/event-stream`): the change feed answers it so (`changes`), and
+/// the transport layer neither caches nor collects it.
+pub fn wants_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.to_ascii_lowercase().contains("text/event-stream"))
 }
 
 /// A request inside one event the caller may see.
@@ -159,8 +171,8 @@ impl EventContext {
         self,
         list: &'static str,
         params: Params,
-        work: impl FnOnce(&EventContext, Params) -> super::ApiResult + Send + 'static,
-    ) -> super::ApiResult {
+        work: impl FnOnce(&EventContext, Params) -> ApiResult + Send + 'static,
+    ) -> ApiResult {
         if !self.is_big() {
             return work(&self, params);
         }
@@ -264,7 +276,7 @@ impl Caller {
         pagination: Pagination,
         items: &[T],
         render: impl FnMut(&T) -> R,
-    ) -> super::ApiResult {
+    ) -> ApiResult {
         self.page_prepared(params, pagination, items, |_| {}, render)
     }
 
@@ -277,14 +289,14 @@ impl Caller {
         items: &[T],
         prepare: impl FnOnce(&[T]),
         render: impl FnMut(&T) -> R,
-    ) -> super::ApiResult {
+    ) -> ApiResult {
         let window = pagination.window(items.len())?;
         prepare(&items[window.clone()]);
         let results = Rendered {
             items: &items[window],
             render: std::cell::RefCell::new(render),
         };
-        Ok(super::json(&pagination.page(
+        Ok(json(&pagination.page(
             items.len(),
             results,
             &self.link_base,

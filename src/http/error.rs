@@ -9,6 +9,11 @@ use serde_json::json;
 
 use crate::storage::StoreError;
 
+/// The `Vary` header of every answer (`transport`; also of the errors
+/// written raw, `to_http1`). `Pretalx-Version` picks the dialect
+/// (pretalx sends no `Vary` for it, so a shared cache could mix shapes).
+pub const VARY: &str = "Accept, Accept-Encoding, Authorization, Pretalx-Version";
+
 /// The body of every error but bad parameters: `{"detail": "..."}`.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[schema(as = Error)]
@@ -166,7 +171,11 @@ impl ApiError {
             }
             _ => {}
         }
-        (self.status(), headers, super::json_bytes(&self.body()))
+        (
+            self.status(),
+            headers,
+            crate::json::json_bytes(&self.body()),
+        )
     }
 
     /// The whole HTTP/1.1 response, for errors written where no handler
@@ -190,7 +199,7 @@ impl ApiError {
         for (name, value) in &headers {
             line(name.as_str().as_bytes(), value.as_bytes());
         }
-        line(b"vary", super::transport::VARY.as_bytes());
+        line(b"vary", VARY.as_bytes());
         line(b"access-control-allow-origin", b"*");
         line(b"connection", b"close");
         line(b"content-length", body.len().to_string().as_bytes());

@@ -4,9 +4,10 @@ use axum::extract::State;
 use axum::routing::get;
 
 use super::context::{Caller, EventContext};
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::pagination::{Pagination, DEFAULT_PAGE_SIZE};
 use super::params::Params;
-use super::{json, ApiResult, AppState, Doc, Endpoint, Shape};
+use super::state::AppState;
 use crate::domain::access::Access;
 use crate::domain::views::event_view;
 
@@ -39,7 +40,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
     if caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::events(caller, params);
+        return super::v1::events::events(caller, params);
     }
     let pagination =
         Pagination::from_params(&mut params, DEFAULT_PAGE_SIZE, state.config.max_page_size);
@@ -62,7 +63,7 @@ async fn detail(
     params: Params,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::event(ctx, params, &slug);
+        return super::v1::events::event(ctx, params, &slug);
     }
     Ok(json(&event_view(&ctx.event.event, &ctx.caller.base_url)))
 }

@@ -5,32 +5,20 @@
 //! `If-None-Match`, `If-Modified-Since` and `HEAD`.
 
 use axum::extract::Path;
-use axum::http::{header, HeaderValue, Uri};
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
+use super::context::Caller;
+use super::endpoint::ApiResult;
 use super::error::ApiError;
-use super::{ApiResult, AppState, Caller};
+use super::export_paths::WHOLE;
+use super::state::AppState;
 use crate::domain::access::{Access, Role};
 use crate::domain::catalog::EventData;
 use crate::exports::text::{http_date, safe_filename};
 use crate::exports::{calendar, Export, ExportSchedule};
-
-/// The export paths, under `/{event}`.
-const WHOLE: &[(&str, Export)] = &[
-    ("schedule/export/schedule.xml", Export::FrabXml),
-    ("schedule.xml", Export::FrabXml),
-    ("schedule/export/schedule.json", Export::FrabJson),
-    ("schedule.json", Export::FrabJson),
-    ("schedule/export/schedule.xcal", Export::Xcal),
-    ("schedule.xcal", Export::Xcal),
-    ("schedule/export/schedule.ics", Export::Ical),
-    ("schedule.ics", Export::Ical),
-    ("schedule/widgets/schedule.json", Export::Widget),
-    ("schedule/widget/v2.json", Export::Widget),
-    ("schedule/feed.xml", Export::Feed),
-];
 
 pub fn routes() -> Router<AppState> {
     let mut router = Router::new();
@@ -47,29 +35,6 @@ pub fn routes() -> Router<AppState> {
     router
         .route("/{event}/talk/{file}", get(talk))
         .route("/{event}/speaker/{code}/talks.ics", get(speaker))
-}
-
-/// The `{event}` of an export path, for the response cache; None for
-/// every other path.
-pub fn event_slug(uri: &Uri) -> Option<std::borrow::Cow<'_, str>> {
-    let path = uri.path().strip_prefix('/')?;
-    let (slug, rest) = path.split_once('/')?;
-    if slug.is_empty() || slug.eq_ignore_ascii_case("api") {
-        return None;
-    }
-    let mut segments = rest.split('/');
-    let export = WHOLE.iter().any(|(p, _)| *p == rest)
-        || match (
-            segments.next(),
-            segments.next(),
-            segments.next(),
-            segments.next(),
-        ) {
-            (Some("talk"), Some(file), None, _) => file.len() > 4 && file.ends_with(".ics"),
-            (Some("speaker"), Some(code), Some("talks.ics"), None) => !code.is_empty(),
-            _ => false,
-        };
-    export.then(|| percent_encoding::percent_decode_str(slug).decode_utf8_lossy())
 }
 
 /// The event and the caller's rights in it; unknown events are 404 (not

@@ -1,19 +1,25 @@
-//! `/api/`, `/api/me`, `/api/openapi.json`, `/healthz` and `/readyz`.
+//! `/api/`, `/api/me`, `/api/openapi.json`, `/healthz`, `/readyz` and
+//! `/metrics`.
 
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
 use super::context::Caller;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
+use super::error::ApiError;
 use super::params::Params;
-use super::{json, ApiResult, Doc, Endpoint, Shape};
+use super::state::AppState;
 use crate::model::ApiVersion;
 
 /// `/api/`, `/api/me` and the document answer alike in both dialects.
-pub fn endpoints() -> Vec<Endpoint> {
+/// `all` gives every endpoint of the API (`router::endpoints`), which
+/// `/api/` lists and the document describes.
+pub fn endpoints(all: fn() -> Vec<Endpoint>) -> Vec<Endpoint> {
     let both = |path, doc: Doc, handler| Endpoint {
         path,
         legacy: Some(doc),
@@ -29,7 +35,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                 shape: Shape::One,
                 body: super::openapi::view::<Root>,
             },
-            get(root),
+            get(move || root(all)),
         ),
         both(
             "/api/me",
@@ -56,7 +62,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                            "description": "An OpenAPI 3.1 document"})
                 },
             },
-            get(openapi_handler),
+            get(move |caller: Caller, params: Params| openapi_handler(all, caller, params)),
         ),
     ]
 }
@@ -89,8 +95,8 @@ struct Me<'a> {
     timezone: Option<&'a str>,
 }
 
-async fn root() -> ApiResult {
-    let endpoints = super::endpoints()
+async fn root(all: fn() -> Vec<Endpoint>) -> ApiResult {
+    let endpoints = all()
         .iter()
         .map(|e| EndpointSummary {
             path: format!("{}/", e.path),
@@ -117,7 +123,11 @@ async fn me(caller: Caller) -> ApiResult {
 
 /// The document of the dialect `version` names (the header's values),
 /// else of the caller's dialect.
-async fn openapi_handler(caller: Caller, mut params: Params) -> ApiResult {
+async fn openapi_handler(
+    all: fn() -> Vec<Endpoint>,
+    caller: Caller,
+    mut params: Params,
+) -> ApiResult {
     let api = match params.get("version") {
         None => caller.api,
         Some("v1" | "DEV_PREVIEW") => ApiVersion::V1,
@@ -130,7 +140,7 @@ async fn openapi_handler(caller: Caller, mut params: Params) -> ApiResult {
         }
     };
     params.check()?;
-    Ok(json(&super::openapi_document(api)))
+    Ok(json(&super::document::document(&all(), api)))
 }
 
 pub async fn healthz() -> impl IntoResponse {
@@ -141,14 +151,20 @@ pub async fn healthz() -> impl IntoResponse {
 /// while storage answers; otherwise 503 with the reason. 503 from the
 /// moment a shutdown starts, so that a load balancer stops sending new
 /// clients while the process drains.
-pub async fn readyz(
-    axum::extract::State(state): axum::extract::State<super::AppState>,
-) -> axum::response::Response {
+pub async fn readyz(State(state): State<AppState>) -> Response {
     if state.draining.load(std::sync::atomic::Ordering::Relaxed) {
-        return super::error::ApiError::ShuttingDown.into_response();
+        return ApiError::ShuttingDown.into_response();
     }
     match state.cache.ready() {
         Ok(()) => json(&json!({"status": "ready"})),
-        Err(err) => super::error::ApiError::from(err).into_response(),
+        Err(err) => ApiError::from(err).into_response(),
     }
+}
+
+/// `/metrics`: request counts by status and a latency histogram, in the
+/// Prometheus text format (`metrics`).
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    state
+        .metrics
+        .render(&state.cache, &state.responses, &state.webhooks)
 }

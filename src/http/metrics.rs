@@ -5,11 +5,10 @@ use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::AppState;
+use super::response_cache::ResponseCache;
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 10] = [
@@ -88,11 +87,29 @@ impl Metrics {
         self.streams_cut.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The `/metrics` answer (`meta::metrics`).
+    pub fn render(
+        &self,
+        cache: &crate::cache::CatalogCache,
+        responses: &ResponseCache,
+        webhooks: &crate::webhooks::Stats,
+    ) -> Response {
+        let generation = cache.cached_generation();
+        let mut text = self.text(generation, cache, responses);
+        webhook_text(webhooks, &mut text);
+        let mut response = text.into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+        );
+        response
+    }
+
     fn text(
         &self,
         generation: i64,
         cache: &crate::cache::CatalogCache,
-        responses: &super::response_cache::ResponseCache,
+        responses: &ResponseCache,
     ) -> String {
         let mut out = String::new();
         out.push_str("# HELP confapi_requests_total HTTP requests answered, by status class.\n");
@@ -281,18 +298,4 @@ fn webhook_text(stats: &crate::webhooks::Stats, out: &mut String) {
             s.event, s.oldest_pending_seconds
         );
     }
-}
-
-pub async fn render(State(state): State<AppState>) -> Response {
-    let generation = state.cache.cached_generation();
-    let mut text = state
-        .metrics
-        .text(generation, &state.cache, &state.responses);
-    webhook_text(&state.webhooks, &mut text);
-    let mut response = text.into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
-    );
-    response
 }

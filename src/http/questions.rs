@@ -4,10 +4,10 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, path_id, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::{Question, QuestionTarget, QuestionVariant};
 
 pub fn endpoints() -> Vec<Endpoint> {
@@ -71,7 +71,7 @@ fn visible<'a>(
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::questions(ctx, params);
+        return super::v1::questions::questions(ctx, params);
     }
     ctx.off_workers("questions", params, list_now).await
 }
@@ -103,7 +103,7 @@ async fn detail(
     params: Params,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::question(ctx, params, &id);
+        return super::v1::questions::question(ctx, params, &id);
     }
     let access = ctx.access();
     let id = path_id(&id)?;

@@ -4,10 +4,10 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{path_id, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![

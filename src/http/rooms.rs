@@ -4,9 +4,9 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::params::{path_id, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::Room;
 
 /// Rooms are few and listed whole by schedule apps.
@@ -51,7 +51,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::rooms(ctx, params);
+        return super::v1::rooms::rooms(ctx, params);
     }
     let pagination = ctx.pagination(&mut params, ROOM_PAGE_SIZE);
     params.check()?;
@@ -70,7 +70,7 @@ async fn detail(
     params: Params,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::room(ctx, params, &id);
+        return super::v1::rooms::room(ctx, params, &id);
     }
     let access = ctx.access();
     let id = path_id(&id)?;

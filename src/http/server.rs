@@ -6,7 +6,7 @@
 //! header-read timeout is hyper's (`http1::Builder::header_read_timeout`,
 //! which also closes a keep-alive connection that stays idle that long),
 //! the drain is hyper's `graceful_shutdown` on every connection, and the
-//! request timeout is a tower layer (`super::with_guards`). What we add is
+//! request timeout is a tower layer (`router::with_guards`). What we add is
 //! small: a semaphore in the accept loop, the registry that closes idle
 //! connections to make room for new ones (`super::connections`), and
 //! `JsonParseErrors` (see there).
@@ -33,7 +33,7 @@ use http_body_util::BodyExt;
 
 use super::connections::{Connections, Slot};
 use super::error::ApiError;
-use super::AppState;
+use super::state::AppState;
 
 /// How the server treats connections (the `serve` flags).
 #[derive(Debug, Clone)]
@@ -202,7 +202,7 @@ pub async fn serve_with(
     let (drain, draining) = watch::channel(false);
     let mut server = Server {
         serve: ServeConnection {
-            app: super::router(state.clone()),
+            app: super::router::router(state.clone()),
             http,
             open: Arc::new(Connections::default()),
             draining,
@@ -739,6 +739,12 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonParseErrors<T> {
         std::task::ready!(self.poll_pending(cx))?;
         Pin::new(&mut self.inner).poll_shutdown(cx)
     }
+}
+
+/// Serves until Ctrl-C or SIGTERM with the default connection settings,
+/// then drains and stops (`serve_with`).
+pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
+    serve_with(listener, state, ServeOptions::default(), shutdown_signal()).await
 }
 
 #[cfg(test)]

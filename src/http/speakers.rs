@@ -4,10 +4,10 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{matches_all_terms, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::domain::access::Role;
 use crate::domain::catalog::ProfileIx;
 
@@ -64,7 +64,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
         return ctx
-            .off_workers("v1-speakers", params, super::v1::submissions::speakers)
+            .off_workers("v1-speakers", params, super::v1::speakers::speakers)
             .await;
     }
     ctx.off_workers("speakers", params, list_now).await
@@ -119,7 +119,7 @@ async fn detail(
     Path((_, code)): Path<(String, String)>,
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::submissions::speaker(&ctx, params, &code);
+        return super::v1::speakers::speaker(&ctx, params, &code);
     }
     let selector = params.question_selector();
     params.check()?;

@@ -5,10 +5,10 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::{digits_id, matches_all_terms, Params};
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::domain::access::Access;
 use crate::domain::catalog::{SpeakerUsers, SubmissionIx};
 use crate::model::SubmissionState;
@@ -294,7 +294,9 @@ async fn detail(
         return match kind {
             Kind::Submissions => super::v1::submissions::submission(&ctx, params, &code),
             // As pretalx 2025: a talk is a submission now.
-            Kind::Talks => Ok(super::v1::redirect_to_submission(&ctx, &code, &params)),
+            Kind::Talks => Ok(super::v1::submissions::redirect_to_submission(
+                &ctx, &code, &params,
+            )),
         };
     }
     let selector = params.question_selector();

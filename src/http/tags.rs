@@ -4,10 +4,10 @@ use axum::extract::Path;
 use axum::routing::get;
 
 use super::context::EventContext;
+use super::endpoint::{json, ApiResult, Doc, Endpoint, Shape};
 use super::error::ApiError;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::params::Params;
-use super::{json, ApiResult, Doc, Endpoint, Shape};
 use crate::model::Tag;
 
 pub fn endpoints() -> Vec<Endpoint> {
@@ -48,7 +48,7 @@ fn visible(ctx: &EventContext, sees_tags: bool) -> Vec<&Tag> {
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
-        return super::v1::tags(ctx, params);
+        return super::v1::tags::tags(ctx, params);
     }
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
     params.check()?;
@@ -66,7 +66,7 @@ async fn detail(
 ) -> ApiResult {
     if ctx.caller.api == crate::model::ApiVersion::V1 {
         // v1 finds tags by id.
-        return super::v1::tag(ctx, params, &name);
+        return super::v1::tags::tag(ctx, params, &name);
     }
     let access = ctx.access();
     let name = name.to_lowercase();

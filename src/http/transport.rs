@@ -19,17 +19,13 @@ use axum::extract::ConnectInfo;
 use axum::http::Uri;
 use governor::clock::Clock;
 
-use super::context::{event_slug, Caller};
-use super::error::ApiError;
+use super::context::{event_slug, wants_stream, Caller};
+use super::error::{ApiError, VARY};
 use super::response_cache::{Rendered, ResponseKey, Revalidation};
-use super::{AppState, RateKey};
+use super::state::{AppState, RateKey};
 use crate::domain::access::{Access, Role, ViewerClass};
 use crate::domain::catalog::Catalog;
 use crate::model::{ApiVersion, Timestamp};
-
-/// The `Vary` header of every answer. `Pretalx-Version` picks the dialect
-/// (pretalx sends no `Vary` for it, so a shared cache could mix shapes).
-pub const VARY: &str = "Accept, Accept-Encoding, Authorization, Pretalx-Version";
 
 /// No endpoint takes a request body; one announced larger than this is
 /// refused with 413 before anything else.
@@ -169,7 +165,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     let now = chrono::Utc::now();
     // An event stream is an answer that never ends: neither cached nor
     // collected, whatever its path.
-    let streaming = super::changes::wants_stream(request.headers());
+    let streaming = wants_stream(request.headers());
     let key = response_key(
         &catalog,
         user_code.as_deref(),
@@ -302,7 +298,7 @@ fn response_key(
     api: ApiVersion,
 ) -> Option<ResponseKey> {
     let user = user_code.and_then(|code| catalog.user(code));
-    if let Some(slug) = super::exports::event_slug(uri) {
+    if let Some(slug) = super::export_paths::event_slug(uri) {
         // The exports differ only between organisers and everyone else.
         let event = catalog.event(&slug)?;
         return Some(ResponseKey {
@@ -467,6 +463,6 @@ async fn as_json_error(response: Response) -> Response {
         HeaderValue::from_static("application/json"),
     );
     parts.headers.remove(header::CONTENT_LENGTH);
-    let body = super::json_bytes(&serde_json::json!({ "detail": detail }));
+    let body = crate::json::json_bytes(&serde_json::json!({ "detail": detail }));
     Response::from_parts(parts, Body::from(body))
 }

@@ -5,8 +5,8 @@
 //! documentation are declared together (`http::endpoints`).
 
 use crate::domain::views_v1 as views;
+use crate::http::endpoint::{Doc, Shape};
 use crate::http::openapi::{merged, view};
-use crate::http::{Doc, Shape};
 
 type Param = (&'static str, &'static str);
 

@@ -5,14 +5,14 @@
 //! the submissions they see, and its breaks while the schedule is public
 //! (`Access::sees_release`).
 
-use super::{one, page, pagination, refused, Key};
+use super::common::{one, page, pagination, refused, Key};
 use crate::domain::access::{Access, Role};
 use crate::domain::catalog::SubmissionIx;
 use crate::domain::views_v1::{release_id, release_slots, SlotFacts, SlotRef, V1Renderer};
 use crate::http::context::EventContext;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 use crate::model::{Event, Release};
 
 /// A slot by position, kept in the lists' visible-set cache.
@@ -202,7 +202,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
     let schedule_version = release_filter(&mut params, "schedule_version", &all, |raw, r| {
         stored_version(event, r).is_some_and(|v| v.to_lowercase() == raw.to_lowercase())
     });
-    let is_visible = super::boolean(&params, "is_visible");
+    let is_visible = super::common::boolean(&params, "is_visible");
     params.check()?;
     let any_filter = params
         .pairs
@@ -223,7 +223,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
     let key = format!(
         "{releases:?} {both:?} {room:?} {is_visible:?} {submission:?} {speaker:?} {q:?} {o:?}"
     );
-    let expansion = super::expansion(&params);
+    let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
     let kept = ctx.visible_set(&access, "v1-slots", key, || {
@@ -297,7 +297,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
                         ),
                     }
                 };
-                super::sort_by(&mut slots, descending, key);
+                super::common::sort_by(&mut slots, descending, key);
             }
         }
         slots
@@ -322,7 +322,7 @@ fn find_slot<'a>(access: &Access<'a>, renderer: &V1Renderer<'a>, id: &str) -> Op
 
 pub fn slot(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
-    let expansion = super::expansion(&params);
+    let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
     let slot = find_slot(&access, &renderer, id).ok_or(ApiError::NotFound)?;
@@ -371,11 +371,11 @@ pub fn schedules(ctx: &EventContext, params: Params) -> ApiResult {
     if let Some(o) = params.get("o") {
         let (descending, field) = o.strip_prefix('-').map_or((false, o), |f| (true, f));
         match field {
-            "id" => super::sort_by(&mut listed, descending, |r| Key::Int(id(r))),
-            "version" => super::sort_by(&mut listed, descending, |r| {
+            "id" => super::common::sort_by(&mut listed, descending, |r| Key::Int(id(r))),
+            "version" => super::common::sort_by(&mut listed, descending, |r| {
                 stored_version(event, *r).map(str::to_string)
             }),
-            "published" => super::sort_by(&mut listed, descending, published),
+            "published" => super::common::sort_by(&mut listed, descending, published),
             _ => {}
         }
     }
@@ -396,7 +396,7 @@ pub fn schedule(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     }
     .filter(|&r| access.sees_release(r))
     .ok_or(ApiError::NotFound)?;
-    let expansion = super::expansion(&params);
+    let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
     let slots = slots_in(&access, &[release]);

@@ -1,12 +1,12 @@
-//! v1 `/submissions/` and `/speakers/` (pretalx-v1.md §2, §6): the same
-//! sets as the legacy lists (`domain::access`), in v1's shapes.
+//! v1 `/submissions/` (pretalx-v1.md §2, §6): the same set as the legacy
+//! list (`domain::access`), in v1's shape; and v1's answer to `/talks/`.
 
-use super::{matches_q, one, page_prepared, page_written, pagination, search, Key};
-use crate::domain::views_v1::{upstream_order, Memo, Serving, V1Renderer};
+use super::common::{matches_q, one, page_written, pagination, Key};
+use crate::domain::views_v1::{upstream_order, Memo, V1Renderer};
 use crate::http::context::EventContext;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 use crate::model::SubmissionState;
 
 /// Every value of a repeatable choice parameter, each checked.
@@ -66,7 +66,7 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         track: known_id(&mut params, "track", |id| {
             data.track_index.contains_key(&id)
         }),
-        is_featured: super::boolean(&params, "is_featured"),
+        is_featured: super::common::boolean(&params, "is_featured"),
         q: params.get("q").map(str::to_lowercase),
         o: params.get("o").map(str::to_string),
     };
@@ -114,7 +114,7 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         sort(&mut items, filters.o.as_deref(), |i| &subs[i], shown_title);
         items
     });
-    let expansion = super::expansion(&params);
+    let expansion = super::common::expansion(&params);
     let memo = Memo::default();
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion)
@@ -160,7 +160,7 @@ fn sort<'s, I: Copy>(
     }
     // Ties keep pretalx's database order (by primary key).
     items.sort_by(|&a, &b| upstream_order(sub(a)).cmp(&upstream_order(sub(b))));
-    super::sort_by(items, descending, |&x| key(x));
+    super::common::sort_by(items, descending, |&x| key(x));
 }
 
 pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
@@ -170,7 +170,7 @@ pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
         .submission_lookup(code)
         .filter(|&i| access.sees_submission_at(i))
         .ok_or(ApiError::NotFound)?;
-    let expansion = super::expansion(&params);
+    let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
         .expanding(&expansion);
     one(
@@ -179,59 +179,28 @@ pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
     )
 }
 
-pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
-    let pagination = pagination(ctx, &params)?;
-    params.check()?;
-    let access = ctx.access();
-    let data = &*ctx.event;
-    let users = &ctx.caller.catalog.users;
-    let orga = access.role == crate::domain::access::Role::Organiser;
-    let q = params.get("q").map(str::to_lowercase);
-    let items = ctx.visible_set(&access, "v1-speakers", format!("{q:?}"), || {
-        access
-            .speaker_candidates()
-            .iter()
-            .copied()
-            .filter(|&p| access.sees_speaker_at(p))
-            .filter(|&p| match users.get(data.event.speakers[p].user.as_str()) {
-                None => false,
-                Some(user) => {
-                    let email = orga.then_some(user.email.as_str());
-                    search(&params, std::iter::once(user.name.as_str()).chain(email))
-                }
-            })
-            .collect()
-    });
-    let expansion = super::expansion(&params);
-    let memo = Memo::default();
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion)
-        .serving(Serving::Speakers)
-        .with_speaker_users(ctx.caller.catalog.speaker_users(&ctx.event))
-        .memoizing(&memo);
-    page_prepared(
-        &ctx.caller,
-        &params,
-        pagination,
-        &items,
-        |page| renderer.prefetch_speakers(page),
-        |&p| renderer.speaker(p, users),
+/// v1's answer to `/talks/{code}/`: a permanent redirect to the
+/// submission, keeping the query.
+pub fn redirect_to_submission(
+    ctx: &EventContext,
+    code: &str,
+    params: &Params,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let mut location = format!(
+        "/api/events/{}/submissions/{}/",
+        ctx.event.event.slug,
+        percent_encoding::utf8_percent_encode(code, percent_encoding::NON_ALPHANUMERIC)
+    );
+    if !params.pairs.is_empty() {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query.extend_pairs(params.pairs.iter());
+        location.push('?');
+        location.push_str(&query.finish());
+    }
+    (
+        axum::http::StatusCode::MOVED_PERMANENTLY,
+        [(axum::http::header::LOCATION, location)],
     )
-}
-
-pub fn speaker(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
-    let access = ctx.access();
-    let profile = ctx
-        .event
-        .profile_lookup(code)
-        .filter(|&p| access.sees_speaker_at(p))
-        .ok_or(ApiError::NotFound)?;
-    let expansion = super::expansion(&params);
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
-        .expanding(&expansion)
-        .serving(Serving::Speakers);
-    let view = renderer
-        .speaker(profile, &ctx.caller.catalog.users)
-        .ok_or(ApiError::NotFound)?;
-    one(&params, &view)
+        .into_response()
 }

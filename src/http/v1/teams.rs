@@ -4,13 +4,13 @@
 //! keeps teams per event (`events[].organiser` names the organiser): the
 //! same team (by id) listed in several events is one.
 
-use super::{expansion, one, page, pagination_within, refused, search, sort_by, Key};
+use super::common::{expansion, one, page, pagination_within, refused, search, sort_by, Key};
 use crate::domain::access::sees_organiser_teams;
 use crate::domain::views_v1::{self as views, OrganiserTeam};
 use crate::http::context::Caller;
+use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
-use crate::http::ApiResult;
 use crate::model::Track;
 
 /// The organiser's teams by id, and its events' tracks; None when no event
