@@ -7,9 +7,8 @@
 
 use crate::helpers::{assert_bad_parameters, mini, Reply, TestServer};
 
+use super::V1;
 use serde_json::{json, Value};
-
-const V1: (&str, &str) = ("Pretalx-Version", "v1");
 
 async fn get(server: &TestServer, token: Option<&str>, path: &str) -> Reply {
     let client = match token {
