@@ -8,6 +8,7 @@
 
 mod helpers;
 
+mod answers;
 mod architecture;
 mod caching;
 mod changes;
@@ -20,10 +21,11 @@ mod isolation;
 mod leaks;
 mod openapi;
 mod queries;
+mod questions;
 mod reload;
 mod resources;
 mod reviews_rooms_tags;
-mod speakers_questions_answers;
+mod speakers;
 mod storage;
 mod submissions;
 mod sync_https;
