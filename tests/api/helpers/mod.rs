@@ -14,6 +14,9 @@ use confapi::http::server::ServeOptions;
 use confapi::http::{AppState, Config};
 use confapi::storage::{self, Store};
 
+pub mod bodies;
+pub mod model;
+pub mod reviews_mini;
 pub mod world;
 
 /// A fixture in `tests/data/` (the tests read nothing outside the repository).
