@@ -15,6 +15,7 @@ use confapi::http::{AppState, Config};
 use confapi::storage::{self, Store};
 
 pub mod bodies;
+pub mod events;
 pub mod model;
 pub mod reviews_mini;
 pub mod world;
