@@ -17,6 +17,7 @@ use confapi::storage::{self, Store};
 pub mod bodies;
 pub mod events;
 pub mod model;
+pub mod openapi;
 pub mod reviews_mini;
 pub mod world;
 

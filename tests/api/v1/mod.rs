@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 mod events;
 mod expand;
 mod lists;
+mod openapi;
 mod pagination;
 mod pretalx_differences;
 mod questions;
