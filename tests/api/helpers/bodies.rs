@@ -1,6 +1,6 @@
 //! Comparing the bodies of reviews.rs, rooms.rs, tags.rs and
 //! reviews_rooms_tags.rs: scores as JSON numbers, list pages, links,
-//! errors, and the order of keys as sent.
+//! errors, and the order of keys as sent (submissions/ uses `page_of`).
 
 use super::Reply;
 use serde_json::{json, Value};

@@ -425,6 +425,10 @@ pub fn mini() -> Value {
     })
 }
 
+/// mini()'s callers that are no organisers: anonymous, a user with no role
+/// in the event, and a reviewer.
+pub const NOT_ORGANISERS: [Option<&str>; 3] = [None, Some("nobody-token"), Some("rev-token")];
+
 /// A 400 naming exactly these parameters: a JSON object with one key per
 /// bad parameter, each a non-empty list of non-empty messages.
 #[track_caller]

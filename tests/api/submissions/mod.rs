@@ -17,6 +17,7 @@ mod nested_answers;
 mod values;
 mod visibility;
 
+use crate::helpers::bodies::page_of;
 use crate::helpers::{self, assert_bad_parameters};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -450,10 +451,6 @@ fn mini_sub3() -> Value {
         "created": "2026-03-03T13:00:00+01:00", "pending_state": null, "notes": "",
         "internal_notes": "", "tags": [], "tag_ids": []
     })
-}
-
-fn page_of(results: Vec<Value>) -> Value {
-    json!({"count": results.len(), "next": null, "previous": null, "results": results})
 }
 
 // ===========================================================================
