@@ -20,7 +20,8 @@
 //! exactly as one of no object is, and a re-import that changes only texts the caller may
 //! not read must tell them nothing in the change feed.
 //!
-//! The paths and expansions swept are a data file:
+//! The paths and expansions swept, the dataset paths whose texts are
+//! marked, and where each list's keys are, are a data file:
 //! `tests/data/leak_sweep.json`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,46 +37,29 @@ struct Marked {
     paths: Vec<String>,
 }
 
-/// The dataset's paths whose texts are marked: a `*` stands for every item
-/// of a list or every language of a translated text.
-const MARKED: &[&str] = &[
-    "users.*.name",
-    "users.*.email",
-    "events.*.submissions.*.title",
-    "events.*.submissions.*.abstract",
-    "events.*.submissions.*.description",
-    "events.*.submissions.*.notes",
-    "events.*.submissions.*.internal_notes",
-    "events.*.submissions.*.invitation_token",
-    "events.*.submissions.*.review_code",
-    "events.*.submissions.*.anonymised.title",
-    "events.*.submissions.*.anonymised.abstract",
-    "events.*.submissions.*.anonymised.description",
-    "events.*.submissions.*.resources.*.description",
-    "events.*.speakers.*.biography",
-    "events.*.speakers.*.internal_notes",
-    "events.*.answers.*.answer",
-    "events.*.reviews.*.text",
-    "events.*.tags.*.tag",
-    "events.*.tags.*.description.*",
-    "events.*.questions.*.question.*",
-    "events.*.questions.*.help_text.*",
-    "events.*.questions.*.options.*.answer.*",
-    "events.*.teams.*.name",
-    "events.*.wip_schedule.comment.*",
-];
+/// The dataset's paths whose texts are marked (`marked` in
+/// `tests/data/leak_sweep.json`): a `*` stands for every item of a list or
+/// every language of a translated text.
+fn marked_paths() -> Vec<&'static str> {
+    paths_to_sweep()["marked"]
+        .as_array()
+        .expect("a list of paths")
+        .iter()
+        .map(|p| p.as_str().expect("a path"))
+        .collect()
+}
 
 fn marker(n: usize) -> String {
     format!("zq{n}qz")
 }
 
-/// The dataset with a marker in every text of `MARKED` that is not empty.
+/// The dataset with a marker in every text of `marked_paths()` that is not empty.
 fn mark(dataset: Value) -> Marked {
     let mut marked = Marked {
         dataset,
         paths: Vec::new(),
     };
-    for pattern in MARKED {
+    for pattern in marked_paths() {
         let steps: Vec<&str> = pattern.split('.').collect();
         let mut value = std::mem::take(&mut marked.dataset);
         mark_at(&mut value, &steps, String::new(), &mut marked.paths);
@@ -528,38 +512,30 @@ struct Ids {
     every: BTreeMap<(String, String), Vec<String>>,
 }
 
-/// Where each list's keys are in an event of the (marked) dataset: the
-/// list of objects, and the key's field (`options.id`: the options of
-/// each question).
-const KEYS: &[(&str, &str, &str, &str)] = &[
-    ("legacy", "submissions/", "submissions", "code"),
-    ("legacy", "talks/", "submissions", "code"),
-    ("legacy", "speakers/", "speakers", "user"),
-    ("legacy", "reviews/", "reviews", "id"),
-    ("legacy", "answers/", "answers", "id"),
-    ("legacy", "questions/", "questions", "id"),
-    ("legacy", "tags/", "tags", "tag"),
-    ("legacy", "rooms/", "rooms", "id"),
-    ("v1", "submissions/", "submissions", "code"),
-    ("v1", "speakers/", "speakers", "user"),
-    ("v1", "reviews/", "reviews", "id"),
-    ("v1", "answers/", "answers", "id"),
-    ("v1", "questions/", "questions", "id"),
-    ("v1", "question-options/", "questions", "options.id"),
-    ("v1", "tags/", "tags", "id"),
-    ("v1", "rooms/", "rooms", "id"),
-    ("v1", "tracks/", "tracks", "id"),
-    ("v1", "submission-types/", "submission_types", "id"),
-];
+/// Where each list's keys are in an event of the (marked) dataset (`keys`
+/// in `tests/data/leak_sweep.json`: dialect, list, the list of objects, and
+/// the key's field; `options.id`: the options of each question).
+fn list_keys() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    paths_to_sweep()["keys"]
+        .as_array()
+        .expect("a list of keys")
+        .iter()
+        .map(|k| {
+            let part = |i: usize| k[i].as_str().expect("four strings");
+            (part(0), part(1), part(2), part(3))
+        })
+        .collect()
+}
 
-/// Every key of each list of KEYS in one event of the marked dataset.
+/// Every key of each list of `list_keys()` in one event of the marked dataset.
 fn every_key(event: &Value) -> BTreeMap<(String, String), Vec<String>> {
     let text = |v: &Value| match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
     };
-    KEYS.iter()
+    list_keys()
+        .iter()
         .map(|(dialect, list, objects, field)| {
             let items = event[*objects].as_array().cloned().unwrap_or_default();
             let keys = match field.split_once('.') {

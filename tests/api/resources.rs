@@ -4,7 +4,7 @@
 //! serves all of them. And the dataset keeps the flag through an import and
 //! an export.
 
-use crate::helpers::{self, mini, Reply, TestServer};
+use crate::helpers::{self, mini, Reply, TestServer, NOT_ORGANISERS};
 
 use serde_json::{json, Value};
 
@@ -39,9 +39,6 @@ fn every_talk_resource() -> Value {
         {"resource": NOTES, "description": "Notes"},
     ])
 }
-
-/// Anonymous callers, a user with no role in the event, and a reviewer.
-const NOT_ORGANISERS: [Option<&str>; 3] = [None, Some("nobody-token"), Some("rev-token")];
 
 async fn get(server: &TestServer, token: Option<&str>, path: &str) -> Reply {
     match token {

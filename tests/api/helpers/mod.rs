@@ -14,6 +14,13 @@ use confapi::http::server::ServeOptions;
 use confapi::http::{AppState, Config};
 use confapi::storage::{self, Store};
 
+pub mod bodies;
+pub mod events;
+pub mod model;
+pub mod openapi;
+pub mod reviews_mini;
+pub mod world;
+
 /// A fixture in `tests/data/` (the tests read nothing outside the repository).
 pub fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -45,6 +52,11 @@ pub mod democon_tokens {
     pub const REVIEWER: &str = "a6aab3196d27ebb9a24dca47fdb6773ddb346f58";
     pub const TRACK_REVIEWER: &str = "4f086898aabe43ebf3b212fcdb25caf6fafb10a7";
 }
+
+/// The clear token of edge.json's `hashonly` user (organiser of
+/// edge-private), which the dataset stores only hashed: make_edge.py's
+/// `HASHONLY_TOKEN = token("hashonly")`.
+pub const EDGE_HASHONLY_TOKEN: &str = "d079b0a24a225e93bd92d5cb44651dab7fefce88";
 
 /// The first clear token of the user with this e-mail in a dataset.
 pub fn token_of(dataset: &Value, email: &str) -> String {
@@ -412,6 +424,10 @@ pub fn mini() -> Value {
         }]
     })
 }
+
+/// mini()'s callers that are no organisers: anonymous, a user with no role
+/// in the event, and a reviewer.
+pub const NOT_ORGANISERS: [Option<&str>; 3] = [None, Some("nobody-token"), Some("rev-token")];
 
 /// A 400 naming exactly these parameters: a JSON object with one key per
 /// bad parameter, each a non-empty list of non-empty messages.

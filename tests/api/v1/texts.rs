@@ -2,10 +2,9 @@
 //! (with `lang` as ""), as pretalx does; the legacy API keeps its
 //! contract's `{}`; an empty text stays an object in both.
 
+use super::V1;
 use crate::helpers::{mini, TestServer};
 use serde_json::{json, Value};
-
-const V1: (&str, &str) = ("Pretalx-Version", "v1");
 
 fn dataset() -> Value {
     let mut dataset = mini();

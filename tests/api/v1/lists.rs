@@ -5,10 +5,10 @@
 //! as raw JSON, the page prefetched) change no byte, also where `fields`
 //! or `omit` shape the items.
 
+use super::{PYTANIS_EXPAND, V1};
 use crate::helpers::{democon, democon_tokens, Client, Reply, TestServer};
 use serde_json::Value;
 
-const V1: (&str, &str) = ("Pretalx-Version", "v1");
 /// The roles that read v1 lists, with their tokens.
 const CALLERS: [(&str, Option<&str>); 4] = [
     ("anonymous", None),
@@ -34,9 +34,6 @@ impl GetV1 for Client {
         self.request("GET", path, &[V1]).await
     }
 }
-
-const PYTANIS_EXPAND: &str = "answers,answers.question,answers.options,resources,slots,slots.room,\
-speakers,speakers.answers,speakers.answers.options,submission_type,tags,track";
 
 #[tokio::test]
 async fn list_items_equal_their_details_for_every_role_with_pytanis_expand() {

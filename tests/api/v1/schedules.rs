@@ -5,11 +5,10 @@
 //! slots, schedules, questions and question options, and the organiser's
 //! teams.
 
-use crate::helpers::{assert_bad_parameters, mini, Reply, TestServer};
+use crate::helpers::{assert_bad_parameters, mini, Reply, TestServer, NOT_ORGANISERS};
 
+use super::V1;
 use serde_json::{json, Value};
-
-const V1: (&str, &str) = ("Pretalx-Version", "v1");
 
 async fn get(server: &TestServer, token: Option<&str>, path: &str) -> Reply {
     let client = match token {
@@ -70,8 +69,6 @@ fn ids(reply: &Reply) -> Vec<i64> {
         .map(|s| s["id"].as_i64().unwrap())
         .collect()
 }
-
-const NOT_ORGANISERS: [Option<&str>; 3] = [None, Some("nobody-token"), Some("rev-token")];
 
 #[tokio::test]
 async fn organisers_see_every_release_and_the_wip_schedule() {

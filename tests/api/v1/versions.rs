@@ -1,0 +1,264 @@
+//! The two dialects (pretalx-v1.md §3 and §13): which one a request gets
+//! (the `Pretalx-Version` header, else the token's version, else the
+//! server's default), `Vary`, the cache keeping them apart, the paths and
+//! the data only v1 has.
+
+use super::{dataset, get, submissions_dataset, V1};
+use crate::helpers::{Reply, TestServer};
+use confapi::http::Config;
+use confapi::model::ApiVersion;
+use serde_json::{json, Value};
+
+fn is_legacy_event_list(reply: &Reply) -> bool {
+    reply.status == 200 && reply.body.get("results").is_some()
+}
+
+fn is_v1_event_list(reply: &Reply) -> bool {
+    reply.status == 200 && reply.body.is_array()
+}
+
+#[tokio::test]
+async fn the_header_then_the_token_then_the_server_default_choose_the_dialect() {
+    let server = TestServer::start(&[dataset()]).await;
+    // Without a header: the server's default, legacy.
+    assert!(is_legacy_event_list(
+        &get(&server, None, "/api/events/", &[]).await
+    ));
+    assert!(is_legacy_event_list(
+        &get(&server, Some("orga-token"), "/api/events/", &[]).await
+    ));
+    for header in ["v1", "DEV_PREVIEW"] {
+        let reply = get(
+            &server,
+            None,
+            "/api/events/",
+            &[("Pretalx-Version", header)],
+        )
+        .await;
+        assert!(is_v1_event_list(&reply), "{header}: {}", reply.text);
+    }
+    let reply = get(
+        &server,
+        None,
+        "/api/events/",
+        &[("Pretalx-Version", "LEGACY")],
+    )
+    .await;
+    assert!(is_legacy_event_list(&reply));
+    // An empty header counts as none.
+    let reply = get(&server, None, "/api/events/", &[("Pretalx-Version", "")]).await;
+    assert!(is_legacy_event_list(&reply));
+    // The token's own version, which the header overrides.
+    assert!(is_v1_event_list(
+        &get(&server, Some("orga-v1-token"), "/api/events/", &[]).await
+    ));
+    let reply = get(
+        &server,
+        Some("orga-v1-token"),
+        "/api/events/",
+        &[("Pretalx-Version", "LEGACY")],
+    )
+    .await;
+    assert!(is_legacy_event_list(&reply));
+
+    let v1_server = TestServer::start_with(
+        &[dataset()],
+        Config {
+            api_version: ApiVersion::V1,
+            ..Config::default()
+        },
+    )
+    .await;
+    assert!(is_v1_event_list(
+        &get(&v1_server, None, "/api/events/", &[]).await
+    ));
+    let reply = get(
+        &v1_server,
+        None,
+        "/api/events/",
+        &[("Pretalx-Version", "LEGACY")],
+    )
+    .await;
+    assert!(is_legacy_event_list(&reply));
+}
+
+#[tokio::test]
+async fn an_unknown_version_is_a_400_on_the_api_only() {
+    let server = TestServer::start(&[dataset()]).await;
+    for version in ["v2", "legacy", "V1", "1"] {
+        for token in [None, Some("orga-token")] {
+            for path in ["/api/events/", "/api/events/mini/submissions/", "/api/nope"] {
+                let reply = get(&server, token, path, &[("Pretalx-Version", version)]).await;
+                assert_eq!(reply.status, 400, "{version} {path}");
+                assert_eq!(reply.body, json!({"detail": "API version not supported."}));
+                assert_eq!(reply.headers["content-type"], "application/json");
+            }
+        }
+        // The schedule exports have one shape and ignore the header.
+        let reply = get(
+            &server,
+            None,
+            "/mini/schedule.json",
+            &[("Pretalx-Version", version)],
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{version}");
+    }
+}
+
+#[tokio::test]
+async fn every_answer_varies_on_the_version_and_the_cache_keeps_the_dialects_apart() {
+    let server = TestServer::start(&[dataset()]).await;
+    for _ in 0..2 {
+        let legacy = get(&server, None, "/api/events/mini/rooms/", &[]).await;
+        let v1 = get(&server, None, "/api/events/mini/rooms/", &[V1]).await;
+        for reply in [&legacy, &v1] {
+            assert_eq!(
+                reply.headers["vary"],
+                "Accept, Accept-Encoding, Authorization, Pretalx-Version"
+            );
+        }
+        assert!(
+            legacy.body["results"][0].get("uuid").is_none(),
+            "{}",
+            legacy.text
+        );
+        assert!(v1.body["results"][0].get("uuid").is_some(), "{}", v1.text);
+        assert_ne!(legacy.headers["etag"], v1.headers["etag"]);
+    }
+}
+
+#[tokio::test]
+async fn the_paths_only_v1_has_do_not_exist_in_the_legacy_api() {
+    let server = TestServer::start(&[dataset()]).await;
+    for path in [
+        "/api/events/mini/tracks/",
+        "/api/events/mini/tracks/1/",
+        "/api/events/mini/submission-types/",
+        "/api/events/mini/question-options/",
+    ] {
+        let reply = get(&server, Some("orga-token"), path, &[]).await;
+        assert_eq!(reply.status, 404, "{path}");
+        assert_eq!(reply.body, json!({"detail": "Not found."}));
+    }
+}
+
+#[tokio::test]
+async fn v1_shows_the_data_only_v1_has() {
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["email"] = json!("team@mini.example");
+    event["locales"] = json!(["en", "de"]);
+    event["logo"] = json!("https://mini.example/logo.png");
+    event["schedule"]["id"] = json!(42);
+    event["schedule"]["comment"] = json!({"en": "First release"});
+    event["tracks"][0]["requires_access_code"] = json!(true);
+    event["submission_types"][0]["deadline"] = json!("2026-04-01T00:00:00Z");
+    event["questions"][0]["options"][1]["position"] = json!(7);
+    event["questions"][1]["min_length"] = json!(2);
+    event["questions"][1]["icon"] = json!("https://mini.example/q.png");
+    event["speakers"][0]["has_arrived"] = json!(true);
+    event["speakers"][0]["internal_notes"] = json!("Arrives by train");
+    event["submissions"][0]["invitation_token"] = json!("invite-secret");
+    event["submissions"][0]["review_code"] = json!("REVIEWCODE");
+    event["submissions"][0]["resources"][0]["id"] = json!(301);
+    event["score_categories"] = json!([{"id": 1, "name": {"en": "Content"}}]);
+    event["reviews"][0]["scores"] =
+        json!([{"id": 9, "category": 1, "value": "2.00", "label": "good"}]);
+    let server = TestServer::start(&[dataset]).await;
+    let detail = get(&server, None, "/api/events/mini/", &[V1]).await;
+    assert_eq!(
+        (
+            &detail.body["email"],
+            &detail.body["locales"],
+            &detail.body["logo"]
+        ),
+        (
+            &json!("team@mini.example"),
+            &json!(["en", "de"]),
+            &json!("https://mini.example/logo.png")
+        )
+    );
+    // `lang` takes any of the event's locales.
+    let de = get(&server, None, "/api/events/mini/tracks/1/?lang=de", &[V1]).await;
+    assert_eq!(
+        (&de.body["name"], &de.body["requires_access_code"]),
+        (&json!(""), &json!(true))
+    );
+    let kind = get(&server, None, "/api/events/mini/submission-types/1/", &[V1]).await;
+    assert_eq!(kind.body["deadline"], "2026-04-01T02:00:00+02:00");
+    let option = get(
+        &server,
+        None,
+        "/api/events/mini/question-options/11/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(option.body["position"], 7);
+    let question = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/2/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (&question.body["min_length"], &question.body["icon"]),
+        (&json!(2), &json!("https://mini.example/q.png"))
+    );
+    let orga_speaker = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/speakers/SPK1/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (
+            &orga_speaker.body["has_arrived"],
+            &orga_speaker.body["internal_notes"]
+        ),
+        (&json!(true), &json!("Arrives by train"))
+    );
+    let public_speaker = get(&server, None, "/api/events/mini/speakers/SPK1/", &[V1]).await;
+    assert!(public_speaker.body.get("internal_notes").is_none());
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/submissions/PUB1/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        (
+            &orga.body["invitation_token"],
+            &orga.body["review_code"],
+            &orga.body["access_code"]
+        ),
+        (&json!("invite-secret"), &json!("REVIEWCODE"), &Value::Null)
+    );
+    assert_eq!(orga.body["resources"][0], 301);
+    for token in [None, Some("rev-token")] {
+        let other = get(&server, token, "/api/events/mini/submissions/PUB1/", &[V1]).await;
+        assert!(
+            !other.text.contains("invite-secret") && !other.text.contains("REVIEWCODE"),
+            "{token:?}"
+        );
+    }
+    let review = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/reviews/7/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        review.body["scores"],
+        json!([{"id": 9, "category": 1, "value": "2.00", "label": "good"}])
+    );
+    let schedule = get(&server, None, "/api/events/mini/schedules/42/", &[V1]).await;
+    assert_eq!(
+        (&schedule.body["id"], &schedule.body["comment"]),
+        (&json!(42), &json!({"en": "First release"}))
+    );
+}
