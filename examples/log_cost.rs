@@ -6,7 +6,7 @@
 //! load on the machine disturbs it less than wall time; each variant runs
 //! in turn, `ROUNDS` times, on one thread and then on two threads at once
 //! (as the server's two workers log), and the median is printed
-//! (BENCHMARKS.md, "Logging").
+//! (docs/bench-log.md, "Logging: the batch writer (21bc489)").
 //!
 //!   cargo run --release --example log_cost [VARIANT]
 

@@ -15,7 +15,7 @@
 //! generic path visited each field through `Debug`/`Display` and
 //! `core::fmt` (and for JSON through `serde_json`'s map serializer); at
 //! 60,000 lines a second that cost about a tenth of the throughput of a
-//! cached page (BENCHMARKS.md, "Logging").
+//! cached page (docs/bench-log.md, "Logging: the batch writer (21bc489)").
 //!
 //! The line is the same as the generic formatter's, byte for byte, for the
 //! event as it was before (`%method, %path`: strings not quoted in text),

@@ -7,7 +7,7 @@
 //! each line over a channel and wakes its writer thread for it, which then
 //! makes one `write(2)` per line. At 50,000 lines a second that writer
 //! thread took 17 % of the server's CPU (perf), and the access log cost
-//! 10-16 % of the throughput of cached requests (BENCHMARKS.md, "Logging").
+//! 10-16 % of the throughput of cached requests (docs/bench-log.md, "Logging: the batch writer (21bc489)").
 //! Here the writer thread wakes every `INTERVAL`, or when `WAKE_BYTES` wait
 //! in one buffer, and writes everything waiting at once.
 //!

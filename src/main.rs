@@ -87,7 +87,7 @@ impl DbArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Mirror a pretalx (2025 versioned API or 2024 legacy API) into the database; see README "Mirroring a pretalx".
+    /// Mirror a pretalx (2025 versioned API or 2024 legacy API) into the database; see docs/sync.md.
     Sync {
         #[command(flatten)]
         db: DbArgs,

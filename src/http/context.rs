@@ -308,7 +308,7 @@ impl Caller {
 /// A page's items, each rendered as it is written: its view is serialised
 /// while what it read is still in cache, and the memory of its lists is
 /// reused by the next item's (building the whole page's views first cost
-/// both: BENCHMARKS.md).
+/// both: docs/bench-log.md).
 struct Rendered<'i, T, F> {
     items: &'i [T],
     render: std::cell::RefCell<F>,

@@ -13,7 +13,7 @@ pub(super) const SHORT_STRING_MAX: usize = 64;
 /// locales, times, e-mail addresses, URLs: 3,100 of an expanded v1
 /// page's 3,300), and sonic-rs's general path (room for six times the
 /// length, 32 lanes in two SSE2 halves, a page-crossing check) cost each
-/// of them about 60 instructions (callgrind, BENCHMARKS.md); here an SSE2
+/// of them about 60 instructions (callgrind, docs/bench-log.md); here an SSE2
 /// compare per 16 bytes, on loads that stay within the string, and as
 /// many stores.
 #[inline(always)]
@@ -103,7 +103,7 @@ pub(super) fn short_clean_string(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
 /// and no call to `memcpy`: a struct field's name is written thousands of
 /// times a page, and `push`es and `extend_from_slice`s each checking the
 /// capacity, with a `memcpy` call for a name of a few bytes, were a tenth
-/// of an expanded page's instructions (callgrind, BENCHMARKS.md).
+/// of an expanded page's instructions (callgrind, docs/bench-log.md).
 #[inline(always)]
 pub(super) fn field_name(out: &mut Vec<u8>, comma: bool, name: &[u8]) {
     out.reserve(name.len() + 4);

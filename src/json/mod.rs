@@ -10,7 +10,7 @@
 //! they are, where sonic-rs escapes each name as if it were data
 //! (reserving six times its length and scanning it: 10,000 names on a v1
 //! page with pytanis's expansion, the largest share of its serialisation:
-//! BENCHMARKS.md). Anything it does not handle exactly as sonic-rs does
+//! docs/bench-log.md). Anything it does not handle exactly as sonic-rs does
 //! (another crate's private tokens, bytes, keys that are not strings or
 //! numbers) is an error, and `to_vec` then leaves the whole value to
 //! sonic-rs.

@@ -28,7 +28,7 @@ impl Serialize for Raw<'_> {
 /// serializer (sonic-rs, behind `fields` and `omit`) as raw text from a
 /// buffer: lists written by hand (`views_v1`'s answers and speakers) went
 /// into a buffer of their own and were then copied into the page, most of
-/// an expanded page's bytes twice (callgrind, BENCHMARKS.md). `write`
+/// an expanded page's bytes twice (callgrind, docs/bench-log.md). `write`
 /// must append exactly one JSON value, as UTF-8.
 pub struct Direct<F>(pub F);
 

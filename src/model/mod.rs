@@ -247,7 +247,7 @@ impl TokenHash {
 /// distinct codes and texts of an event's 1.7 million once. Shared after
 /// the load instead, the 100,000-submission event freed over a million
 /// copies, whose holes among the kept records stayed in serve's RSS
-/// (BENCHMARKS.md "Memory"). Without `sharing` (a dataset file), each
+/// (docs/bench-log.md, "Memory (At 752d41f and 6e95e64, 1 December)"). Without `sharing` (a dataset file), each
 /// string is its own.
 pub mod shared {
     use std::cell::RefCell;
@@ -314,7 +314,7 @@ pub mod shared {
 /// A list read into a vector of exactly its length. Serde grows a vector
 /// one element at a time (room for four after the first), and most of a
 /// submission's and a profile's lists hold one or two: 100,000 submissions
-/// kept some 19 MiB of room they never used (BENCHMARKS.md "Memory").
+/// kept some 19 MiB of room they never used (docs/bench-log.md, "Memory (At 752d41f and 6e95e64, 1 December)").
 /// Collected on the stack first, so no grown vector is left behind.
 mod exact_list {
     use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};

@@ -53,7 +53,7 @@ pub fn format_in(value: &Timestamp, tz: &Tz) -> String {
     // A page repeats a few instants (a schedule's grid, the days speakers
     // are available), and finding the zone's offset at one was half of
     // writing it: each thread keeps the last datetimes it wrote, by instant
-    // and zone (callgrind, BENCHMARKS.md).
+    // and zone (callgrind, docs/bench-log.md).
     let slot = (micros as u64 ^ (micros as u64 >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
     RECENT.with_borrow_mut(|recent| {
         let entry = &mut recent[slot as usize];

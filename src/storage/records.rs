@@ -234,7 +234,7 @@ fn push_in_order<T: Serialize + Sync + Keyed>(
 /// records are written in this order, and a load reads an event's records
 /// in the order they were written: so their texts are allocated in page
 /// order, which made a random expanded v1 page 8 % cheaper than the
-/// dataset's order (BENCHMARKS.md, "At 274aa76 and 7a5a602").
+/// dataset's order (docs/bench-log.md, "At 274aa76 and 7a5a602").
 pub fn event_records(event: &Event) -> Vec<Record> {
     let mut out = Vec::with_capacity(
         event.submissions.len() + event.answers.len() + event.reviews.len() + event.speakers.len(),

@@ -2,7 +2,7 @@
 //! confapi itself) and maps it to the dataset format.
 //!
 //! What the legacy API shows an organiser, and what it does not, is listed
-//! in README.md ("Mirroring a pretalx"); the gaps are filled from the access
+//! in docs/sync.md; the gaps are filled from the access
 //! file (`super::access`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -202,7 +202,7 @@ async fn demo_event_loaded() -> (Dataset, confapi::model::Event) {
 /// A load keeps no room to grow: every list of a loaded event, and every
 /// small list of its items, holds as many elements as it has room for.
 /// Grown by pushes, the 100,000-submission event's lists held some 75 MiB
-/// of spare room (BENCHMARKS.md "Memory").
+/// of spare room (docs/bench-log.md, "Memory (At 752d41f and 6e95e64, 1 December)").
 #[tokio::test]
 async fn a_loaded_event_holds_no_spare_room() {
     let (_, event) = demo_event_loaded().await;

@@ -1,5 +1,5 @@
 //! Webhooks: each subscription gets its view's feed, signed (verified here
-//! with the `standardwebhooks` crate; scripts/webhooks_e2e.py verifies with
+//! with the `standardwebhooks` crate; scripts/e2e/webhooks_e2e.py verifies with
 //! the PyPI package), in order, nothing lost while the receiver is down,
 //! one sender among replicas, nothing to private addresses unless allowed.
 

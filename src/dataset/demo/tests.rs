@@ -18,7 +18,7 @@ fn small() -> DemoOptions {
 
 /// The generated document passes import validation. (The reference
 /// validator, shared/conformance/validate_dataset.py, checks the same
-/// demos in scripts/suites.py.)
+/// demos in scripts/e2e/suites.py.)
 fn validate(options: &DemoOptions) {
     let (dataset, _) = generate(options);
     let document = export::to_json(&dataset);

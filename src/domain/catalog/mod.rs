@@ -132,7 +132,7 @@ fn stored_positions<I: Copy + From<u32>>(
 /// each as rendered in one context (what decides its JSON besides the
 /// object: the expansion below it, `lang`, the caller's role), for as long
 /// as this snapshot serves. Rendered once a request, they were a twentieth
-/// of a page with pytanis's expansion (callgrind, BENCHMARKS.md). It holds
+/// of a page with pytanis's expansion (callgrind, docs/bench-log.md). It holds
 /// at most `MAX_OBJECTS` objects of at most `MAX_BYTES` each, so that
 /// requests with ever new expansions or languages cannot grow it; past
 /// that, objects are rendered each time.

@@ -99,7 +99,7 @@ pub enum AnswerRefs<'a> {
 /// holds them equal), without building the views: a page with pytanis's
 /// expansion shows about 280 answers, a quarter of its instructions, and
 /// building, collecting and dropping their views was a fifth of that
-/// (callgrind, BENCHMARKS.md).
+/// (callgrind, docs/bench-log.md).
 pub struct AnswerList<'a> {
     renderer: V1Renderer<'a>,
     positions: SmallVec<[crate::domain::catalog::AnswerIx; 8]>,

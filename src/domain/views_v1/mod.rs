@@ -440,10 +440,10 @@ enum Memoized {
 }
 
 /// JSON text written as it is. Serialised only by `crate::json` (every
-/// body: `http::json`) and sonic-rs (`Shape::apply`), which both write a
+/// body: `http::endpoint::json`) and sonic-rs (`Shape::apply`), which both write a
 /// struct of sonic-rs's lazy-value token verbatim, as sonic-rs serialises
 /// its own `LazyValue`: parsing the text again to build one was a tenth
-/// of an expanded page (perf, BENCHMARKS.md).
+/// of an expanded page (perf, docs/bench-log.md).
 pub struct RawJson(std::rc::Rc<str>);
 
 impl Serialize for RawJson {

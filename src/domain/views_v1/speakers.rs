@@ -162,7 +162,7 @@ pub enum SpeakerRefs<'a> {
 /// lists unless expanded too, as pretalx shows them
 /// (`speakers_nested_read_as_their_detail` holds the two equal). Written
 /// without views: with their answers they were a fifth of a page with
-/// pytanis's expansion (callgrind, BENCHMARKS.md).
+/// pytanis's expansion (callgrind, docs/bench-log.md).
 pub struct SpeakerList<'a> {
     pub(super) renderer: V1Renderer<'a>,
     pub(super) users: &'a crate::domain::catalog::Users,

@@ -93,7 +93,7 @@ impl<'a> V1Renderer<'a> {
     /// has arrived, so each waits for one round of misses instead of the
     /// views waiting for every pointer in turn: on an event larger than
     /// the caches those misses were most of a page's time (perf,
-    /// BENCHMARKS.md).
+    /// docs/bench-log.md).
     pub fn prefetch_submissions(&self, positions: &[crate::domain::catalog::SubmissionIx]) {
         use crate::memory::{prefetch, prefetch_arcstr, prefetch_value};
         let data: &'a crate::domain::catalog::EventData = self.access.data;
@@ -515,7 +515,7 @@ impl<'a> V1Renderer<'a> {
     /// the two equal),
     /// from the same parts, without the view: building, serialising and
     /// dropping a page's views and their lists was a sixth of a page with
-    /// pytanis's expansion (perf, BENCHMARKS.md).
+    /// pytanis's expansion (perf, docs/bench-log.md).
     pub fn write_submission(
         &self,
         out: &mut Vec<u8>,
@@ -726,7 +726,7 @@ impl<'a> V1Renderer<'a> {
         let sub: &'a Submission = &data.event.submissions[position];
         // The speakers' users and profiles as the catalog found them once
         // (a lookup by code per speaker and page was a seventh of an
-        // expanded page: perf, BENCHMARKS.md).
+        // expanded page: perf, docs/bench-log.md).
         let known = self.speaker_users.map(|table| table.of(position));
         sub.speakers
             .iter()

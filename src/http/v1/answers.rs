@@ -24,7 +24,7 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
     let o = params.get("o");
     // Ordered once with the set (`o` is part of its key): a copy of the
     // shared set per request to sort was half of a page's time on an event
-    // of 640,000 answers (perf, BENCHMARKS.md).
+    // of 640,000 answers (perf, docs/bench-log.md).
     let filters = format!("{question:?} {review:?} {submission:?} {person:?} {q:?} {o:?}");
     let items = ctx.visible_set(&access, "v1-answers", filters, || {
         let mut items: Vec<_> = data

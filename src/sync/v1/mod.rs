@@ -8,7 +8,7 @@
 //! endpoint (`schedules`, with version and release time) and its slots
 //! theirs (`slots`, with `is_visible` for organisers), and track and
 //! submission-type lists exist. What v1 does not show is listed in
-//! README.md ("Mirroring a pretalx").
+//! docs/sync.md.
 //!
 //! `read` fetches an event's lists, `map` turns them into the dataset
 //! document; both use `upstream`'s lists and item accessors.

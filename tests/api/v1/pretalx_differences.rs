@@ -1,4 +1,4 @@
-//! What scripts/pretalx_v1_diff.py found where confapi answered otherwise
+//! What scripts/e2e/pretalx_v1_diff.py found where confapi answered otherwise
 //! than pretalx 2025.2.2: `fields` and `omit`, `lang` on events, boolean
 //! filters, the options' question filter, the link back to offset zero,
 //! unknown events and the detail slug.
@@ -8,7 +8,7 @@ use crate::helpers::TestServer;
 use serde_json::json;
 
 // ---------------------------------------------------------------------------
-// What scripts/pretalx_v1_diff.py found where confapi answered otherwise
+// What scripts/e2e/pretalx_v1_diff.py found where confapi answered otherwise
 // than pretalx 2025.2.2
 
 #[tokio::test]
