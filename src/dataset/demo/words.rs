@@ -7,46 +7,28 @@ use std::sync::LazyLock;
 
 use serde::Deserialize;
 
-pub(super) static FIRST_NAMES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| lines("first_names.txt", include_str!("data/first_names.txt")));
+/// A list of `data/`, one entry per line, parsed on first use.
+macro_rules! word_list {
+    ($($(#[$doc:meta])* $name:ident => $file:literal;)+) => {$(
+        $(#[$doc])*
+        pub(super) static $name: LazyLock<Vec<&'static str>> =
+            LazyLock::new(|| lines($file, include_str!(concat!("data/", $file))));
+    )+};
+}
 
-pub(super) static LAST_NAMES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| lines("last_names.txt", include_str!("data/last_names.txt")));
-
-/// Reserved `.example` domains only, so no demo address can reach anyone.
-pub(super) static EMAIL_DOMAINS: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| lines("email_domains.txt", include_str!("data/email_domains.txt")));
-
-pub(super) static USER_TIMEZONES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-    lines(
-        "user_timezones.txt",
-        include_str!("data/user_timezones.txt"),
-    )
-});
-
-/// Fictional companies, named in biographies and non-anonymised titles.
-pub(super) static COMPANIES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| lines("companies.txt", include_str!("data/companies.txt")));
-
-pub(super) static LEARNING_OUTCOMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-    lines(
-        "learning_outcomes.txt",
-        include_str!("data/learning_outcomes.txt"),
-    )
-});
-
-pub(super) static SPEAKER_NOTES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| lines("speaker_notes.txt", include_str!("data/speaker_notes.txt")));
-
-pub(super) static INTERNAL_NOTES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-    lines(
-        "internal_notes.txt",
-        include_str!("data/internal_notes.txt"),
-    )
-});
-
-pub(super) static REVIEW_TEXTS: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| lines("review_texts.txt", include_str!("data/review_texts.txt")));
+word_list! {
+    FIRST_NAMES => "first_names.txt";
+    LAST_NAMES => "last_names.txt";
+    /// Reserved `.example` domains only, so no demo address can reach anyone.
+    EMAIL_DOMAINS => "email_domains.txt";
+    USER_TIMEZONES => "user_timezones.txt";
+    /// Fictional companies, named in biographies and non-anonymised titles.
+    COMPANIES => "companies.txt";
+    LEARNING_OUTCOMES => "learning_outcomes.txt";
+    SPEAKER_NOTES => "speaker_notes.txt";
+    INTERNAL_NOTES => "internal_notes.txt";
+    REVIEW_TEXTS => "review_texts.txt";
+}
 
 /// Everything needed to write talk texts in one language
 /// (`data/words.<code>.json`).
