@@ -92,9 +92,6 @@ impl SpeakerView<'_> {
     }
 }
 
-/// A resource's id: pretalx's where the dataset has it, else one derived
-/// from the event, the submission and the resource's place.
-
 impl<'a> V1Renderer<'a> {
     /// The speaker whose profile is at `position`; None when their user is
     /// unknown.

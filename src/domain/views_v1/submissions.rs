@@ -292,6 +292,8 @@ impl SubmissionView<'_> {
     }
 }
 
+/// A resource's id: pretalx's where the dataset has it, else one derived
+/// from the event, the submission and the resource's place.
 pub fn resource_id(event: &Event, sub: &Submission, index: usize) -> i64 {
     sub.resources[index].id.unwrap_or_else(|| {
         derived_id(&[
