@@ -159,9 +159,11 @@ enum Command {
         /// A request whose handler takes longer answers 503, in milliseconds.
         #[arg(long, env = "CONFAPI_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
         request_timeout_ms: u64,
-        /// The API dialect of requests without a `Pretalx-Version` header
-        /// whose token names none: `legacy` (pretalx 2024, today's clients)
-        /// or `v1` (pretalx 2025's versioned API).
+        /// The API version of requests without a `Pretalx-Version` header
+        /// whose token names none: `legacy` (pretalx 2024's API, what
+        /// today's legacy clients expect), or `v2` (what pretalx 2026.2
+        /// answers such requests with), `v-next` or `v1` (all three the
+        /// versioned API).
         #[arg(long, env = "CONFAPI_API_VERSION", value_enum, default_value_t = confapi::model::ApiVersion::Legacy)]
         api_version: confapi::model::ApiVersion,
         /// Change-feed events a stream (Server-Sent Events) holds for a

@@ -56,7 +56,7 @@ fn same_code(value: &Option<crate::model::ArcStr>, wanted: &Option<String>) -> b
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return ctx
             .off_workers("v1-answers", params, super::v1::answers::answers)
             .await;
@@ -117,7 +117,7 @@ async fn detail(
     Path((_, id)): Path<(String, String)>,
     params: Params,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::answers::answer(&ctx, params, &id);
     }
     let access = ctx.access();

@@ -27,7 +27,7 @@ pub struct Caller {
     /// User code; None for anonymous callers.
     pub user_code: Option<crate::model::ArcStr>,
     /// The API dialect the request gets (`Pretalx-Version`).
-    pub api: crate::model::ApiVersion,
+    pub api: crate::model::Dialect,
     pub now: Timestamp,
     /// The public origin: the configured base URL, else the request's
     /// scheme and Host (for event `urls`).
@@ -137,8 +137,8 @@ impl FromRequestParts<AppState> for EventContext {
 /// otherwise (v1: the same 404, pretalx-v1.md §13 item 3).
 fn visible_event(caller: &Caller, slug: &str) -> Result<Arc<EventData>, ApiError> {
     let refused = || match caller.api {
-        crate::model::ApiVersion::V1 => ApiError::NotFound,
-        crate::model::ApiVersion::Legacy => ApiError::EventNotVisible,
+        crate::model::Dialect::Versioned => ApiError::NotFound,
+        crate::model::Dialect::Legacy => ApiError::EventNotVisible,
     };
     let event = caller.catalog.event(slug).ok_or_else(refused)?;
     if Access::new(event, caller.user(), caller.now).event_visible() {

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::endpoint::{Doc, Endpoint, Shape};
 use super::error::ErrorBody;
 use super::openapi::{reference, Schemas};
-use crate::model::ApiVersion;
+use crate::model::{ApiVersion, Dialect};
 
 /// The pagination envelope of every list (behaviour.md §5).
 fn page(item: Value) -> Value {
@@ -101,9 +101,9 @@ fn states() -> Value {
     json!({"type": "array", "items": {"type": "string", "enum": crate::model::SubmissionState::NAMES}})
 }
 
-/// `version` of `/api/openapi.json`: the values of `Pretalx-Version`.
+/// `version` of `/api/openapi.json`: the versions `Pretalx-Version` names.
 fn versions() -> Value {
-    json!({"type": "string", "enum": ["v1", "DEV_PREVIEW", "LEGACY"]})
+    json!({"type": "string", "enum": ApiVersion::ALL.map(ApiVersion::header_value)})
 }
 
 /// A v1 page size: a number, or anything else (the default).
@@ -112,20 +112,20 @@ fn lenient_natural() -> Value {
 }
 
 /// The schema of a path parameter, and what it is.
-fn path_parameter(api: ApiVersion, path: &str, name: &str) -> (Value, &'static str) {
+fn path_parameter(api: Dialect, path: &str, name: &str) -> (Value, &'static str) {
     match (api, name) {
         // Numeric ids are plain digits (`params::path_id`; anything else is a 404).
-        (ApiVersion::V1, "id") if path.ends_with("/schedules/{id}") => (
+        (Dialect::Versioned, "id") if path.ends_with("/schedules/{id}") => (
             json!({"oneOf": [natural(), {"type": "string", "const": "latest"}]}),
             "The schedule's id, or `latest`",
         ),
         (_, "id") => (natural(), "The id"),
-        (ApiVersion::V1, "tag") => (natural(), "The tag's id"),
-        (ApiVersion::Legacy, "tag") => (
+        (Dialect::Versioned, "tag") => (natural(), "The tag's id"),
+        (Dialect::Legacy, "tag") => (
             json!({"type": "string"}),
             "The tag's name, in any letter case (it may contain dots)",
         ),
-        (ApiVersion::V1, "event") if path == "/api/events/{event}" => (
+        (Dialect::Versioned, "event") if path == "/api/events/{event}" => (
             json!({"type": "string"}),
             "The event's slug, exactly (letter case counts)",
         ),
@@ -143,26 +143,23 @@ fn error_response(description: &str) -> Value {
            "content": {"application/json": {"schema": reference("Error")}}})
 }
 
-/// The `Pretalx-Version` header as each document describes it: the values
-/// that select the document's dialect.
-fn version_header(api: ApiVersion) -> Value {
-    let (values, description) = match api {
-        ApiVersion::V1 => (
-            json!(["v1", "DEV_PREVIEW"]),
-            "The dialect: `v1` and `DEV_PREVIEW` (the same) are what this document describes; `LEGACY` is the legacy API (`/api/openapi.json?version=LEGACY`). Without it: the dialect configured on the caller's token, else the server's default. Any other value: 400",
-        ),
-        ApiVersion::Legacy => (
-            json!(["LEGACY"]),
-            "The dialect: `LEGACY` is what this document describes; `v1` and `DEV_PREVIEW` are pretalx 2025's versioned API (`/api/openapi.json?version=v1`). Without it: the dialect configured on the caller's token, else the server's default. Any other value: 400",
-        ),
+/// The `Pretalx-Version` header as it is accepted: every version confapi
+/// speaks, and empty (the same as none); each document says which of them
+/// select its dialect.
+fn version_header(api: Dialect) -> Value {
+    let description = match api {
+        Dialect::Versioned => "The API version: `v2` (current), `v-next` and `v1` (deprecated) are what this document describes, alike; `LEGACY` (deprecated) is the legacy API (`/api/openapi.json?version=LEGACY`). Without it, or empty: the version configured on the caller's token, else the server's default. Any other value (2025's `DEV_PREVIEW` too): 400",
+        Dialect::Legacy => "The API version: `LEGACY` (deprecated) is what this document describes; `v2`, `v-next` and `v1` are the versioned API (`/api/openapi.json?version=v2`). Without it, or empty: the version configured on the caller's token, else the server's default. Any other value (2025's `DEV_PREVIEW` too): 400",
     };
+    let mut values: Vec<&str> = ApiVersion::ALL.map(ApiVersion::header_value).to_vec();
+    values.push("");
     json!({"name": "Pretalx-Version", "in": "header", "required": false,
            "description": description, "schema": {"type": "string", "enum": values}})
 }
 
 /// One operation of `api`'s document.
-fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> Value {
-    let v1 = api == ApiVersion::V1;
+fn operation(schemas: &mut Schemas, api: Dialect, path: &str, doc: &Doc) -> Value {
+    let v1 = api == Dialect::Versioned;
     let mut parameters = vec![json!({"$ref": "#/components/parameters/PretalxVersion"})];
     let mut path_parameters = 0;
     for segment in path.split('/') {
@@ -331,7 +328,7 @@ fn operation(schemas: &mut Schemas, api: ApiVersion, path: &str, doc: &Doc) -> V
 
 /// Builds the document of one dialect from the endpoint list: the paths
 /// that dialect serves, as it answers them.
-pub fn document(endpoints: &[Endpoint], api: ApiVersion) -> Value {
+pub fn document(endpoints: &[Endpoint], api: Dialect) -> Value {
     let mut schemas = Schemas::default();
     schemas.add::<ErrorBody>();
     let mut paths = Map::new();
@@ -351,13 +348,13 @@ pub fn document(endpoints: &[Endpoint], api: ApiVersion) -> Value {
     );
     schemas.close_objects();
     let (title, dialect) = match api {
-        ApiVersion::Legacy => (
+        Dialect::Legacy => (
             "confapi (legacy API)",
-            "This document describes the legacy dialect (pretalx 2024's API: `Pretalx-Version: LEGACY`); pretalx 2025's versioned API is at `/api/openapi.json?version=v1`. What a caller sees depends on their role in each event (organiser, reviewer or public); bodies whose fields depend on it are a `oneOf` of one closed variant per role. A reviewer without speaker names, and anyone passing `anon`, gets anonymised submissions: the same fields, `speakers` empty.",
+            "This document describes the legacy dialect (pretalx 2024's API: `Pretalx-Version: LEGACY`); the versioned API of pretalx 2025 and 2026 is at `/api/openapi.json?version=v2`. What a caller sees depends on their role in each event (organiser, reviewer or public); bodies whose fields depend on it are a `oneOf` of one closed variant per role. A reviewer without speaker names, and anyone passing `anon`, gets anonymised submissions: the same fields, `speakers` empty.",
         ),
-        ApiVersion::V1 => (
-            "confapi (v1 API)",
-            "This document describes pretalx 2025's versioned API (`Pretalx-Version: v1`); the legacy dialect is at `/api/openapi.json?version=LEGACY`. Related objects are ids, or objects with `expand`; fields only some roles receive are optional (left out for the others), and `fields`/`omit` leave out top-level fields.",
+        Dialect::Versioned => (
+            "confapi (v2 API)",
+            "This document describes the versioned API of pretalx 2026 (`Pretalx-Version: v2`; `v-next` and pretalx 2025's `v1` answer alike); the legacy dialect is at `/api/openapi.json?version=LEGACY`. Related objects are ids, or objects with `expand`; fields only some roles receive are optional (left out for the others), and `fields`/`omit` leave out top-level fields.",
         ),
     };
     json!({

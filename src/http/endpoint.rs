@@ -57,10 +57,10 @@ pub enum Shape {
 
 impl Endpoint {
     /// The documentation of `api`'s dialect, when it serves the path.
-    pub fn doc(&self, api: crate::model::ApiVersion) -> Option<&Doc> {
+    pub fn doc(&self, api: crate::model::Dialect) -> Option<&Doc> {
         match api {
-            crate::model::ApiVersion::Legacy => self.legacy.as_ref(),
-            crate::model::ApiVersion::V1 => self.v1.as_ref(),
+            crate::model::Dialect::Legacy => self.legacy.as_ref(),
+            crate::model::Dialect::Versioned => self.v1.as_ref(),
         }
     }
 }

@@ -58,7 +58,7 @@ pub enum ApiError {
     TooManyConnections,
     /// Draining after SIGTERM: `/readyz` says so.
     ShuttingDown,
-    /// A `Pretalx-Version` other than `v1`, `DEV_PREVIEW` and `LEGACY`.
+    /// A `Pretalx-Version` other than `v2`, `v-next`, `v1` and `LEGACY`.
     UnsupportedVersion,
     /// v1: an anonymous caller asked for what only some roles may read.
     NotAuthenticated,

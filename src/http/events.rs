@@ -39,7 +39,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
-    if caller.api == crate::model::ApiVersion::V1 {
+    if caller.api == crate::model::Dialect::Versioned {
         return super::v1::events::events(caller, params);
     }
     let pagination =
@@ -62,7 +62,7 @@ async fn detail(
     axum::extract::Path(slug): axum::extract::Path<String>,
     params: Params,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::events::event(ctx, params, &slug);
     }
     Ok(json(&event_view(&ctx.event.event, &ctx.caller.base_url)))

@@ -35,7 +35,7 @@ pub fn endpoints(all: fn() -> Vec<Endpoint>) -> Vec<Endpoint> {
                 shape: Shape::One,
                 body: super::openapi::view::<Root>,
             },
-            get(move || root(all)),
+            get(move |State(state): State<AppState>, caller: Caller| root(all, state, caller)),
         ),
         both(
             "/api/me",
@@ -53,7 +53,7 @@ pub fn endpoints(all: fn() -> Vec<Endpoint>) -> Vec<Endpoint> {
                 summary: "This API as an OpenAPI 3.1 document: the caller's dialect (`Pretalx-Version`), or the one `version` names",
                 params: &[(
                     "version",
-                    "The dialect to describe: `v1` (or `DEV_PREVIEW`) or `LEGACY`; default: the caller's",
+                    "The version to describe: `v2` (or `v-next` or `v1`, alike) or `LEGACY`; default: the caller's",
                 )],
                 shape: Shape::One,
                 body: |_| {
@@ -67,13 +67,28 @@ pub fn endpoints(all: fn() -> Vec<Endpoint>) -> Vec<Endpoint> {
     ]
 }
 
-/// `GET /api/`.
+/// `GET /api/`: pretalx 2026's keys (`name`, `version`, `api_version`,
+/// `urls`), then confapi's own.
 #[derive(Serialize, ToSchema)]
 struct Root {
     name: &'static str,
+    /// confapi's release.
     version: &'static str,
+    /// The newest API version this server speaks, as pretalx names it.
+    api_version: &'static str,
+    urls: RootUrls,
+    /// Every API version this server speaks (`Pretalx-Version`).
+    api_versions: Vec<&'static str>,
+    /// What a request without a `Pretalx-Version` header whose token names
+    /// no version gets (`serve --api-version`).
+    default_api_version: &'static str,
     documentation: &'static str,
     endpoints: Vec<EndpointSummary>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct RootUrls {
+    events: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -95,7 +110,7 @@ struct Me<'a> {
     timezone: Option<&'a str>,
 }
 
-async fn root(all: fn() -> Vec<Endpoint>) -> ApiResult {
+async fn root(all: fn() -> Vec<Endpoint>, state: AppState, caller: Caller) -> ApiResult {
     let endpoints = all()
         .iter()
         .map(|e| EndpointSummary {
@@ -106,6 +121,12 @@ async fn root(all: fn() -> Vec<Endpoint>) -> ApiResult {
     Ok(json(&Root {
         name: "confapi",
         version: env!("CARGO_PKG_VERSION"),
+        api_version: ApiVersion::V2.header_value(),
+        urls: RootUrls {
+            events: format!("{}/api/events/", caller.base_url),
+        },
+        api_versions: ApiVersion::ALL.map(ApiVersion::header_value).to_vec(),
+        default_api_version: state.config.api_version.header_value(),
         documentation: "/api/openapi.json",
         endpoints,
     }))
@@ -130,14 +151,15 @@ async fn openapi_handler(
 ) -> ApiResult {
     let api = match params.get("version") {
         None => caller.api,
-        Some("v1" | "DEV_PREVIEW") => ApiVersion::V1,
-        Some("LEGACY") => ApiVersion::Legacy,
-        Some(other) => {
-            let message =
-                format!("Select a valid choice. {other} is not one of the available choices.");
-            params.error("version", message);
-            caller.api
-        }
+        Some(name) => match ApiVersion::from_header(name.as_bytes()) {
+            Some(version) => version.dialect(),
+            None => {
+                let message =
+                    format!("Select a valid choice. {name} is not one of the available choices.");
+                params.error("version", message);
+                caller.api
+            }
+        },
     };
     params.check()?;
     Ok(json(&super::document::document(&all(), api)))

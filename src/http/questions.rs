@@ -70,7 +70,7 @@ fn visible<'a>(
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::questions::questions(ctx, params);
     }
     ctx.off_workers("questions", params, list_now).await
@@ -102,7 +102,7 @@ async fn detail(
     Path((_, id)): Path<(String, String)>,
     params: Params,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::questions::question(ctx, params, &id);
     }
     let access = ctx.access();

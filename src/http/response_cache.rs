@@ -35,7 +35,7 @@ pub struct ResponseKey {
     pub class: ViewerClass,
     pub clock_epoch: usize,
     /// The dialect (`Pretalx-Version`): the same path answers in either.
-    pub api: crate::model::ApiVersion,
+    pub api: crate::model::Dialect,
     pub base_url: String,
     /// Path and query as sent.
     pub target: String,

@@ -38,7 +38,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return ctx
             .off_workers("v1-reviews", params, super::v1::reviews::reviews)
             .await;
@@ -75,7 +75,7 @@ async fn detail(
     Path((_, id)): Path<(String, String)>,
     params: Params,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::reviews::review(&ctx, params, &id);
     }
     let access = ctx.access();

@@ -50,7 +50,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::rooms::rooms(ctx, params);
     }
     let pagination = ctx.pagination(&mut params, ROOM_PAGE_SIZE);
@@ -69,7 +69,7 @@ async fn detail(
     Path((_, id)): Path<(String, String)>,
     params: Params,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::rooms::room(ctx, params, &id);
     }
     let access = ctx.access();

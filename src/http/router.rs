@@ -86,7 +86,7 @@ pub(super) fn with_guards<S: Clone + Send + Sync + 'static>(
 }
 
 /// The OpenAPI 3.1 document of one dialect: every endpoint it serves.
-pub fn openapi_document(api: crate::model::ApiVersion) -> serde_json::Value {
+pub fn openapi_document(api: crate::model::Dialect) -> serde_json::Value {
     super::document::document(&endpoints(), api)
 }
 

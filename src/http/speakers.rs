@@ -62,7 +62,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return ctx
             .off_workers("v1-speakers", params, super::v1::speakers::speakers)
             .await;
@@ -118,7 +118,7 @@ async fn detail(
     mut params: Params,
     Path((_, code)): Path<(String, String)>,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::speakers::speaker(&ctx, params, &code);
     }
     let selector = params.question_selector();

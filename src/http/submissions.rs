@@ -223,7 +223,7 @@ impl Filters {
 
 /// Off the async workers for big events (`EventContext::off_workers`).
 async fn list(ctx: EventContext, params: Params, kind: Kind) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         // pretalx 2025 has no talks list: the slots are the schedule.
         if kind == Kind::Talks {
             return Err(ApiError::NotFound);
@@ -290,7 +290,7 @@ async fn detail(
     Path((_, code)): Path<(String, String)>,
     kind: Kind,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return match kind {
             Kind::Submissions => super::v1::submissions::submission(&ctx, params, &code),
             // As pretalx 2025: a talk is a submission now.

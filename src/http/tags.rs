@@ -47,7 +47,7 @@ fn visible(ctx: &EventContext, sees_tags: bool) -> Vec<&Tag> {
 }
 
 async fn list(ctx: EventContext, mut params: Params) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         return super::v1::tags::tags(ctx, params);
     }
     let pagination = ctx.pagination(&mut params, DEFAULT_PAGE_SIZE);
@@ -64,7 +64,7 @@ async fn detail(
     Path((_, name)): Path<(String, String)>,
     params: Params,
 ) -> ApiResult {
-    if ctx.caller.api == crate::model::ApiVersion::V1 {
+    if ctx.caller.api == crate::model::Dialect::Versioned {
         // v1 finds tags by id.
         return super::v1::tags::tag(ctx, params, &name);
     }

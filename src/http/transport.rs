@@ -25,7 +25,7 @@ use super::response_cache::{Rendered, ResponseKey, Revalidation};
 use super::state::{AppState, RateKey};
 use crate::domain::access::{Access, Role, ViewerClass};
 use crate::domain::catalog::Catalog;
-use crate::model::{ApiVersion, Timestamp};
+use crate::model::{ApiVersion, Dialect, Timestamp};
 
 /// No endpoint takes a request body; one announced larger than this is
 /// refused with 413 before anything else.
@@ -151,14 +151,17 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
     if method != Method::GET && method != Method::HEAD {
         return ApiError::MethodNotAllowed(method.to_string()).into_response();
     }
-    let api = if request.uri().path().starts_with("/api/") || request.uri().path() == "/api" {
+    let path = request.uri().path();
+    let api = if path.starts_with("/api/") || path == "/api" {
         match api_version(request.headers(), token_version, state.config.api_version) {
             Ok(api) => api,
+            // pretalx's root reads no version: it answers whatever is asked.
+            Err(_) if path == "/api/" || path == "/api" => Dialect::Versioned,
             Err(err) => return err.into_response(),
         }
     } else {
         // The schedule exports and probes have one shape.
-        ApiVersion::Legacy
+        Dialect::Legacy
     };
     let base_url = base_url(state, request.headers());
     let link_base = format!("{base_url}{}", request.uri().path());
@@ -295,7 +298,7 @@ fn response_key(
     uri: &Uri,
     base_url: &str,
     now: Timestamp,
-    api: ApiVersion,
+    api: Dialect,
 ) -> Option<ResponseKey> {
     let user = user_code.and_then(|code| catalog.user(code));
     if let Some(slug) = super::export_paths::event_slug(uri) {
@@ -400,23 +403,22 @@ fn authenticate(headers: &HeaderMap, catalog: &Catalog) -> Result<Authenticated,
         .ok_or(ApiError::InvalidToken)
 }
 
-/// The dialect of an API request (pretalx-v1.md §13, item 1): the
-/// `Pretalx-Version` header (`v1` and `DEV_PREVIEW` are v1, `LEGACY` the
-/// legacy API, case-sensitive as in pretalx; empty counts as absent), else
-/// the token's configured version, else the server's default. Unlike
+/// The dialect of an API request (pretalx-v1.md §13, item 1, and
+/// pretalx-2026.md): the `Pretalx-Version` header (`v2`, `v-next`, `v1`
+/// and `LEGACY`, case-sensitive as in pretalx; empty counts as absent),
+/// else the token's configured version, else the server's default. Unlike
 /// pretalx, a first request never pins a token's version: a replica does
 /// not write on reads.
 fn api_version(
     headers: &HeaderMap,
     token: Option<ApiVersion>,
     default: ApiVersion,
-) -> Result<ApiVersion, ApiError> {
-    match headers.get("pretalx-version").map(HeaderValue::as_bytes) {
-        Some(b"v1" | b"DEV_PREVIEW") => Ok(ApiVersion::V1),
-        Some(b"LEGACY") => Ok(ApiVersion::Legacy),
-        None | Some(b"") => Ok(token.unwrap_or(default)),
-        Some(_) => Err(ApiError::UnsupportedVersion),
-    }
+) -> Result<Dialect, ApiError> {
+    let version = match headers.get("pretalx-version").map(HeaderValue::as_bytes) {
+        None | Some(b"") => token.unwrap_or(default),
+        Some(value) => ApiVersion::from_header(value).ok_or(ApiError::UnsupportedVersion)?,
+    };
+    Ok(version.dialect())
 }
 
 /// The configured base URL, else the request's scheme and Host.

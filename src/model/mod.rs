@@ -214,13 +214,85 @@ pub struct User {
     pub id: Option<i64>,
 }
 
-/// The dialects of the API (pretalx's `Pretalx-Version`): the legacy API
-/// of pretalx 2024, and pretalx 2025's versioned API.
+/// The versions of pretalx's API that confapi speaks, as a token, the
+/// server's default or a `Pretalx-Version` header names them
+/// (pretalx-2026.md, "Versions"). They come in two dialects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
 pub enum ApiVersion {
+    /// pretalx 2024's API (`LEGACY`; deprecated by pretalx 2026.2).
+    #[serde(rename = "legacy")]
+    #[value(name = "legacy")]
     Legacy,
+    /// pretalx 2025's versioned API (deprecated by pretalx 2026.2).
+    #[serde(rename = "v1")]
+    #[value(name = "v1")]
     V1,
+    /// pretalx 2026.2's current version.
+    #[serde(rename = "v2")]
+    #[value(name = "v2")]
+    V2,
+    /// pretalx 2026's preview of the next version (2025's `DEV_PREVIEW`).
+    #[serde(rename = "v-next")]
+    #[value(name = "v-next")]
+    VNext,
+}
+
+impl ApiVersion {
+    /// Every version, newest first, as the header names them.
+    pub const ALL: [ApiVersion; 4] = [
+        ApiVersion::V2,
+        ApiVersion::VNext,
+        ApiVersion::V1,
+        ApiVersion::Legacy,
+    ];
+
+    /// The value of the `Pretalx-Version` header (case-sensitive, as in pretalx).
+    pub fn header_value(self) -> &'static str {
+        match self {
+            ApiVersion::Legacy => "LEGACY",
+            ApiVersion::V1 => "v1",
+            ApiVersion::V2 => "v2",
+            ApiVersion::VNext => "v-next",
+        }
+    }
+
+    /// The version a `Pretalx-Version` header names, if confapi speaks it.
+    pub fn from_header(value: &[u8]) -> Option<ApiVersion> {
+        Self::ALL
+            .into_iter()
+            .find(|v| v.header_value().as_bytes() == value)
+    }
+
+    /// The name a dataset's token uses (`legacy`, `v1`, `v2`, `v-next`).
+    pub fn dataset_name(self) -> &'static str {
+        match self {
+            ApiVersion::Legacy => "legacy",
+            other => other.header_value(),
+        }
+    }
+
+    /// The version a dataset's token names.
+    pub fn from_dataset_name(name: &str) -> Option<ApiVersion> {
+        Self::ALL.into_iter().find(|v| v.dataset_name() == name)
+    }
+
+    /// The shapes this version answers in. pretalx's v2 and v-next differ
+    /// from v1 only in access codes, which confapi does not serve.
+    pub fn dialect(self) -> Dialect {
+        match self {
+            ApiVersion::Legacy => Dialect::Legacy,
+            ApiVersion::V1 | ApiVersion::V2 | ApiVersion::VNext => Dialect::Versioned,
+        }
+    }
+}
+
+/// The two shapes of the API: pretalx 2024's legacy API, and the versioned
+/// API of pretalx 2025 and 2026 (v1, v2 and v-next alike for confapi's
+/// endpoints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    Legacy,
+    Versioned,
 }
 
 /// One API token: its digest, and the API version a request with it gets
@@ -474,6 +546,9 @@ pub struct Event {
     pub logo: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header_image: Option<String>,
+    /// The image shown when the event is shared (pretalx 2026.1's `og_image`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub og_image: Option<String>,
     /// The event's own domain (an absolute URL), if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_domain: Option<String>,
@@ -834,6 +909,9 @@ pub struct SubmissionType {
     pub deadline: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub requires_access_code: bool,
+    /// Whether attendees must sign up for its sessions (pretalx 2026.2).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub attendee_signup_required: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -847,6 +925,9 @@ pub struct Track {
     pub position: Option<i64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub requires_access_code: bool,
+    /// Whether attendees must sign up for its sessions (pretalx 2026.2).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub attendee_signup_required: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -953,6 +1034,9 @@ pub struct QuestionOption {
     /// None: its index in the question's list (see `position_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<i64>,
+    /// pretalx 2026.1's short identifier, unique in the event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identifier: Option<String>,
 }
 
 impl QuestionOption {
@@ -1005,6 +1089,9 @@ pub struct Question {
     /// An absolute URL of the question's icon.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
+    /// pretalx 2026.1's short identifier, unique in the event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identifier: Option<String>,
     pub is_public: bool,
     pub is_visible_to_reviewers: bool,
     pub active: bool,
@@ -1137,6 +1224,73 @@ pub struct Submission {
     /// was made with (pretalx's v1 API shows the id, not the code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access_code: Option<i64>,
+    /// When the submission was last changed (pretalx 2026.1 shows it to
+    /// organisers and reviewers); None when the source did not say.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "timestamp::option"
+    )]
+    pub updated: Option<Timestamp>,
+    /// Organiser-only: the co-speaker invitations still open.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invitations: Vec<Invitation>,
+    /// Attendee sign-up (pretalx 2026.2), boxed: few submissions have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attendee_signup: Option<Box<AttendeeSignup>>,
+}
+
+/// A submission's attendee sign-up settings and state (pretalx 2026.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AttendeeSignup {
+    /// None: the track's and the type's setting apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// None: the room's capacity applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<i64>,
+    /// What pretalx computed: None when no sign-up applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<SignupStatus>,
+}
+
+/// pretalx's `signup_status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SignupStatus {
+    Open,
+    Full,
+}
+
+impl SignupStatus {
+    pub const ALL: [SignupStatus; 2] = [SignupStatus::Open, SignupStatus::Full];
+    pub fn name(self) -> &'static str {
+        match self {
+            SignupStatus::Open => "open",
+            SignupStatus::Full => "full",
+        }
+    }
+}
+
+/// An open invitation to co-speak on a submission (organiser-only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invitation {
+    pub id: i64,
+    pub email: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "timestamp::option"
+    )]
+    pub created: Option<Timestamp>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "timestamp::option"
+    )]
+    pub updated: Option<Timestamp>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

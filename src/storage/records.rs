@@ -186,6 +186,7 @@ pub fn event_body(event: &Event) -> String {
         primary_color: event.primary_color.clone(),
         logo: event.logo.clone(),
         header_image: event.header_image.clone(),
+        og_image: event.og_image.clone(),
         custom_domain: event.custom_domain.clone(),
         organiser: event.organiser.clone(),
         webhooks: event.webhooks.clone(),

@@ -16,6 +16,8 @@ pub(super) struct Scope {
     pub(super) rooms: HashSet<i64>,
     pub(super) tags: HashSet<i64>,
     pub(super) questions: HashMap<i64, QuestionRef>,
+    /// Question identifiers (pretalx 2026.1) → where first seen.
+    pub(super) question_identifiers: HashMap<String, String>,
     /// User code → path of the profile.
     pub(super) profiles: HashMap<String, String>,
     pub(super) submissions: HashSet<String>,
@@ -178,6 +180,7 @@ pub(super) fn event(
     let organiser = o.nullable(cx, "organiser", slug_value);
     let logo = o.opt_url(cx, "logo");
     let header_image = o.opt_url(cx, "header_image");
+    let og_image = o.opt_url(cx, "og_image");
     let custom_domain = o.opt_url(cx, "custom_domain");
     let show_schedule = o.opt_bool(cx, "show_schedule", true);
     let primary_color = o.nullable(cx, "primary_color", |cx, p, v| match v {
@@ -298,6 +301,7 @@ pub(super) fn event(
         primary_color,
         logo,
         header_image,
+        og_image,
         custom_domain,
         organiser,
         webhooks,
@@ -567,6 +571,7 @@ pub(super) fn submission_type(
     let default_duration = o.opt(cx, "default_duration", 30, non_negative);
     let deadline = o.nullable(cx, "deadline", datetime);
     let requires_access_code = o.opt_bool(cx, "requires_access_code", false);
+    let attendee_signup_required = o.opt_bool(cx, "attendee_signup_required", false);
     o.finish(cx);
     Some(SubmissionType {
         id: id.unwrap_or_default(),
@@ -574,6 +579,7 @@ pub(super) fn submission_type(
         default_duration,
         deadline,
         requires_access_code,
+        attendee_signup_required,
     })
 }
 
@@ -586,6 +592,7 @@ pub(super) fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) 
     let description = o.i18n(cx, "description");
     let position = o.nullable(cx, "position", integer);
     let requires_access_code = o.opt_bool(cx, "requires_access_code", false);
+    let attendee_signup_required = o.opt_bool(cx, "attendee_signup_required", false);
     o.finish(cx);
     Some(Track {
         id: id.unwrap_or_default(),
@@ -594,6 +601,7 @@ pub(super) fn track(cx: &mut Cx, scope: &mut Scope, path: &Path<'_>, v: &Value) 
         description,
         position,
         requires_access_code,
+        attendee_signup_required,
     })
 }
 

@@ -21,11 +21,11 @@ use serde_json::{Map, Value};
 
 use crate::model::time::parse_rfc3339;
 use crate::model::{
-    hash_token, Anonymised, Answer, Availability, Break, Dataset, Decimal, Event, I18n,
-    OtherReviews, ProposalVisibility, Question, QuestionOption, QuestionRequired, QuestionTarget,
-    QuestionVariant, Resource, Review, ReviewPhase, ReviewScore, Room, Schedule, ScheduleSlot,
-    ScheduleVersion, ScoreCategory, Slot, SpeakerProfile, Submission, SubmissionState,
-    SubmissionType, Tag, Team, Timestamp, Track, User, WipSchedule,
+    hash_token, Anonymised, Answer, AttendeeSignup, Availability, Break, Dataset, Decimal, Event,
+    I18n, Invitation, OtherReviews, ProposalVisibility, Question, QuestionOption, QuestionRequired,
+    QuestionTarget, QuestionVariant, Resource, Review, ReviewPhase, ReviewScore, Room, Schedule,
+    ScheduleSlot, ScheduleVersion, ScoreCategory, SignupStatus, Slot, SpeakerProfile, Submission,
+    SubmissionState, SubmissionType, Tag, Team, Timestamp, Track, User, WipSchedule,
 };
 
 /// One thing wrong with a document, at a JSON path.

@@ -32,6 +32,7 @@ pub(super) fn question(
     let deadline = o.nullable(cx, "deadline", datetime);
     let freeze_after = o.nullable(cx, "freeze_after", datetime);
     let mut index = 0;
+    let mut option_identifiers = HashMap::new();
     let options = o.list(cx, "options", |cx, p, v| {
         // The default position is the option's index, kept as none.
         let at = index as i64;
@@ -40,6 +41,9 @@ pub(super) fn question(
         let id = o.req(cx, "id", |cx, p, v| cx.id(p, v, "option"));
         let answer = o.req_i18n(cx, "answer");
         let position = o.nullable(cx, "position", integer).filter(|p| *p != at);
+        let identifier = o.nullable(cx, "identifier", |cx, p, v| {
+            unique_identifier(cx, p, v, &mut option_identifiers, "of the question")
+        });
         o.finish(cx);
         Some((
             id,
@@ -47,6 +51,7 @@ pub(super) fn question(
                 id: id.unwrap_or_default(),
                 answer,
                 position,
+                identifier,
             },
         ))
     });
@@ -75,6 +80,9 @@ pub(super) fn question(
         }
     }
     let icon = o.opt_url(cx, "icon");
+    let identifier = o.nullable(cx, "identifier", |cx, p, v| {
+        unique_identifier(cx, p, v, &mut scope.question_identifiers, "in the event")
+    });
     let contains_personal_data = o.opt_bool(cx, "contains_personal_data", true);
     let is_public = o.opt_bool(cx, "is_public", false);
     let is_visible_to_reviewers = o.opt_bool(cx, "is_visible_to_reviewers", true);
@@ -115,6 +123,7 @@ pub(super) fn question(
         min_datetime,
         max_datetime,
         icon,
+        identifier,
         is_public,
         is_visible_to_reviewers,
         active,
@@ -122,4 +131,41 @@ pub(super) fn question(
         tracks,
         submission_types,
     })
+}
+
+/// A question's or option's `identifier` (pretalx 2026.1): letters, digits,
+/// dots, dashes and underscores, at most 190, unique where `place` says.
+fn unique_identifier(
+    cx: &mut Cx,
+    path: &Path<'_>,
+    value: &Value,
+    seen: &mut HashMap<String, String>,
+    place: &str,
+) -> Option<String> {
+    let text = string(cx, path, value)?;
+    let valid = !text.is_empty()
+        && text.len() <= 190
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    if !valid {
+        cx.err(
+            path,
+            format!(
+                "must be 1 to 190 letters, digits, dots, dashes and underscores, got {}",
+                quote(&text)
+            ),
+        );
+        return None;
+    }
+    if let Some(first) = first_seen(seen, text.clone(), path) {
+        cx.err(
+            path,
+            format!(
+                "duplicate identifier {} {place} (also at {first})",
+                quote(&text)
+            ),
+        );
+    }
+    Some(text)
 }

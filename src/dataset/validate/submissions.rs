@@ -118,6 +118,12 @@ pub(super) fn submission(
     let invitation_token = o.nullable(cx, "invitation_token", secret);
     let review_code = o.nullable(cx, "review_code", secret);
     let access_code = o.nullable(cx, "access_code", positive);
+    let updated = o.nullable(cx, "updated", datetime);
+    let mut invitation_ids = HashMap::new();
+    let invitations = o.list(cx, "invitations", |cx, p, v| {
+        invitation(cx, &mut invitation_ids, p, v)
+    });
+    let attendee_signup = o.nullable(cx, "attendee_signup", attendee_signup);
     o.finish(cx);
     Some(Submission {
         code: code.unwrap_or_default().into(),
@@ -147,6 +153,59 @@ pub(super) fn submission(
         invitation_token: invitation_token.map(Into::into),
         review_code: review_code.map(Into::into),
         access_code,
+        updated,
+        invitations,
+        attendee_signup: attendee_signup.map(Box::new),
+    })
+}
+
+/// An open co-speaker invitation: an id unique in the submission, an email.
+fn invitation(
+    cx: &mut Cx,
+    ids: &mut HashMap<i64, String>,
+    path: &Path<'_>,
+    v: &Value,
+) -> Option<Invitation> {
+    let mut o = Obj::open(cx, path, v)?;
+    let id = o.req(cx, "id", |cx, p, v| {
+        upstream_id(cx, p, v, ids, "invitation id")
+    });
+    let email = o.req(cx, "email", string);
+    let created = o.nullable(cx, "created", datetime);
+    let updated = o.nullable(cx, "updated", datetime);
+    o.finish(cx);
+    Some(Invitation {
+        id: id?,
+        email: email?,
+        created,
+        updated,
+    })
+}
+
+/// pretalx 2026.2's attendee sign-up: `required` (null: the track's and
+/// type's setting), `capacity` (null: the room's), `status` as pretalx
+/// computed it (`open`, `full` or null).
+fn attendee_signup(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<AttendeeSignup> {
+    let mut o = Obj::open(cx, path, v)?;
+    let required = o.nullable(cx, "required", boolean);
+    let capacity = o.nullable(cx, "capacity", positive);
+    let status = o.nullable(cx, "status", |cx, p, v| {
+        match v
+            .as_str()
+            .and_then(|s| SignupStatus::ALL.into_iter().find(|x| x.name() == s))
+        {
+            Some(status) => Some(status),
+            None => {
+                cx.err(p, format!("must be \"open\", \"full\" or null, got {v}"));
+                None
+            }
+        }
+    });
+    o.finish(cx);
+    Some(AttendeeSignup {
+        required,
+        capacity,
+        status,
     })
 }
 

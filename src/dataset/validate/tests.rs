@@ -1666,7 +1666,9 @@ fn a_token_may_name_its_api_version() {
         &mut doc,
         "/users/0/tokens",
         json!(["plain-token", {"token": "v1-token", "api_version": "v1"},
-                                            {"token": "old-token", "api_version": "legacy"}]),
+                                            {"token": "old-token", "api_version": "legacy"},
+                                            {"token": "v2-token", "api_version": "v2"},
+                                            {"token": "next-token", "api_version": "v-next"}]),
     );
     let hash = hash_token("hashed-v1");
     set(
@@ -1687,6 +1689,14 @@ fn a_token_may_name_its_api_version() {
                 hash: hash_token("old-token"),
                 api_version: Some(ApiVersion::Legacy)
             },
+            TokenHash {
+                hash: hash_token("v2-token"),
+                api_version: Some(ApiVersion::V2)
+            },
+            TokenHash {
+                hash: hash_token("next-token"),
+                api_version: Some(ApiVersion::VNext)
+            },
         ]
     );
     assert_eq!(
@@ -1704,6 +1714,8 @@ fn a_token_may_name_its_api_version() {
             format!("sha256:{}", hash_token("plain-token")),
             {"hash": format!("sha256:{}", hash_token("v1-token")), "api_version": "v1"},
             {"hash": format!("sha256:{}", hash_token("old-token")), "api_version": "legacy"},
+            {"hash": format!("sha256:{}", hash_token("v2-token")), "api_version": "v2"},
+            {"hash": format!("sha256:{}", hash_token("next-token")), "api_version": "v-next"},
         ])
     );
     assert_eq!(parse_ok(&exported), d, "the export reads back the same");
@@ -1714,9 +1726,11 @@ fn a_bad_token_entry_is_named_with_its_path() {
     assert_eq!(
         with(
             "/users/0/tokens",
-            json!([{"token": "t", "api_version": "v2"}])
+            json!([{"token": "t", "api_version": "v3"}])
         ),
-        vec![r#"users[0].tokens[0].api_version: must be "legacy" or "v1", got "v2""#]
+        vec![
+            r#"users[0].tokens[0].api_version: must be "legacy", "v1", "v2" or "v-next", got "v3""#
+        ]
     );
     assert_eq!(
         with("/users/0/tokens", json!([{"token": "t", "colour": "red"}])),

@@ -99,7 +99,8 @@ pub(super) fn user(cx: &mut Cx, seen: &mut UserSeen, path: &Path<'_>, v: &Value)
 }
 
 /// A `tokens` or `token_hashes` entry: a string, or an object with the
-/// string under `key` and an optional `api_version` (`legacy` or `v1`).
+/// string under `key` and an optional `api_version` (`legacy`, `v1`,
+/// `v2` or `v-next`).
 /// None when the object itself is malformed (already reported).
 fn token_entry<'v>(
     cx: &mut Cx,
@@ -119,12 +120,13 @@ fn token_entry<'v>(
     }
     let api_version = match map.get("api_version") {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s == "legacy" => Some(ApiVersion::Legacy),
-        Some(Value::String(s)) if s == "v1" => Some(ApiVersion::V1),
+        Some(Value::String(name)) if ApiVersion::from_dataset_name(name).is_some() => {
+            ApiVersion::from_dataset_name(name)
+        }
         Some(other) => {
             cx.err(
                 path.key("api_version").to_string(),
-                format!("must be \"legacy\" or \"v1\", got {other}"),
+                format!("must be \"legacy\", \"v1\", \"v2\" or \"v-next\", got {other}"),
             );
             ok = false;
             None

@@ -263,8 +263,8 @@ pub(super) fn refused_detail(caller: &Caller) -> ApiError {
 /// For the legacy dialect, the paths only v1 has do not exist.
 pub fn only_in_v1(caller: &Caller) -> Result<(), ApiError> {
     match caller.api {
-        crate::model::ApiVersion::V1 => Ok(()),
-        crate::model::ApiVersion::Legacy => Err(ApiError::NotFound),
+        crate::model::Dialect::Versioned => Ok(()),
+        crate::model::Dialect::Legacy => Err(ApiError::NotFound),
     }
 }
 

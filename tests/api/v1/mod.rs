@@ -40,8 +40,9 @@ async fn get(
 /// choice question with options, and a second, private question.
 fn dataset() -> Value {
     let mut dataset = mini();
-    dataset["users"][0]["tokens"] =
-        json!(["orga-token", {"token": "orga-v1-token", "api_version": "v1"}]);
+    dataset["users"][0]["tokens"] = json!(["orga-token", {"token": "orga-v1-token", "api_version": "v1"},
+               {"token": "orga-v2-token", "api_version": "v2"},
+               {"token": "orga-vnext-token", "api_version": "v-next"}]);
     dataset["events"][0]["questions"] = json!([
         {"id": 1, "variant": "choices", "target": "submission", "question": {"en": "Level?"},
          "is_public": true, "position": 2,

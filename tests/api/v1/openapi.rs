@@ -64,8 +64,9 @@ async fn the_v1_document_has_every_path_v1_serves() {
     assert_eq!(v1_doc.status, 200);
     let v1_doc = v1_doc.body;
     for alias in [
+        "/api/openapi.json?version=v2",
+        "/api/openapi.json?version=v-next",
         "/api/openapi.json?version=v1",
-        "/api/openapi.json?version=DEV_PREVIEW",
     ] {
         assert_eq!(server.anon().ok(alias).await, v1_doc, "{alias}");
     }
@@ -78,18 +79,21 @@ async fn the_v1_document_has_every_path_v1_serves() {
         legacy,
         "`version` wins over the header"
     );
-    let reply = server.anon().get("/api/openapi.json?version=v2").await;
+    let reply = server
+        .anon()
+        .get("/api/openapi.json?version=DEV_PREVIEW")
+        .await;
     assert_eq!(reply.status, 400);
     assert_eq!(
         reply.body,
-        json!({"version": ["Select a valid choice. v2 is not one of the available choices."]})
+        json!({"version": ["Select a valid choice. DEV_PREVIEW is not one of the available choices."]})
     );
-    assert_eq!(v1_doc["info"]["title"], "confapi (v1 API)");
+    assert_eq!(v1_doc["info"]["title"], "confapi (v2 API)");
     assert_eq!(
         v1_doc["components"]["parameters"]["PretalxVersion"],
         json!({"name": "Pretalx-Version", "in": "header", "required": false,
                "description": v1_doc["components"]["parameters"]["PretalxVersion"]["description"],
-               "schema": {"type": "string", "enum": ["v1", "DEV_PREVIEW"]}})
+               "schema": {"type": "string", "enum": ["v2", "v-next", "v1", "LEGACY", ""]}})
     );
 
     let root = server.anon().ok("/api/").await;
@@ -298,7 +302,7 @@ async fn real_v1_answers_validate_against_the_v1_document() {
         .request(
             "GET",
             "/api/events/democon/rooms/",
-            &[("Pretalx-Version", "v2")],
+            &[("Pretalx-Version", "DEV_PREVIEW")],
         )
         .await;
     assert_eq!(reply.status, 400);

@@ -27,7 +27,9 @@ async fn the_header_then_the_token_then_the_server_default_choose_the_dialect() 
     assert!(is_legacy_event_list(
         &get(&server, Some("orga-token"), "/api/events/", &[]).await
     ));
-    for header in ["v1", "DEV_PREVIEW"] {
+    // pretalx 2026.2's versions: `v2` (current), `v-next` (its preview,
+    // the same shapes here) and the deprecated `v1` answer alike.
+    for header in ["v2", "v-next", "v1"] {
         let reply = get(
             &server,
             None,
@@ -61,31 +63,42 @@ async fn the_header_then_the_token_then_the_server_default_choose_the_dialect() 
     .await;
     assert!(is_legacy_event_list(&reply));
 
-    let v1_server = TestServer::start_with(
-        &[dataset()],
-        Config {
-            api_version: ApiVersion::V1,
-            ..Config::default()
-        },
-    )
-    .await;
-    assert!(is_v1_event_list(
-        &get(&v1_server, None, "/api/events/", &[]).await
-    ));
-    let reply = get(
-        &v1_server,
-        None,
-        "/api/events/",
-        &[("Pretalx-Version", "LEGACY")],
-    )
-    .await;
-    assert!(is_legacy_event_list(&reply));
+    // A token may carry any of them.
+    for token in ["orga-v2-token", "orga-vnext-token"] {
+        assert!(is_v1_event_list(
+            &get(&server, Some(token), "/api/events/", &[]).await
+        ));
+    }
+
+    for default in [ApiVersion::V1, ApiVersion::V2] {
+        let versioned_server = TestServer::start_with(
+            &[dataset()],
+            Config {
+                api_version: default,
+                ..Config::default()
+            },
+        )
+        .await;
+        assert!(is_v1_event_list(
+            &get(&versioned_server, None, "/api/events/", &[]).await
+        ));
+        let reply = get(
+            &versioned_server,
+            None,
+            "/api/events/",
+            &[("Pretalx-Version", "LEGACY")],
+        )
+        .await;
+        assert!(is_legacy_event_list(&reply));
+    }
 }
 
 #[tokio::test]
 async fn an_unknown_version_is_a_400_on_the_api_only() {
     let server = TestServer::start(&[dataset()]).await;
-    for version in ["v2", "legacy", "V1", "1"] {
+    // `DEV_PREVIEW` was pretalx 2025's preview; 2026 renamed it `v-next`
+    // and answers the old name as any unknown one.
+    for version in ["DEV_PREVIEW", "V2", "vnext", "legacy", "V1", "1", "v3"] {
         for token in [None, Some("orga-token")] {
             for path in ["/api/events/", "/api/events/mini/submissions/", "/api/nope"] {
                 let reply = get(&server, token, path, &[("Pretalx-Version", version)]).await;
@@ -261,4 +274,41 @@ async fn v1_shows_the_data_only_v1_has() {
         (&schedule.body["id"], &schedule.body["comment"]),
         (&json!(42), &json!({"en": "First release"}))
     );
+}
+
+#[tokio::test]
+async fn the_api_root_answers_pretalx_2026s_keys_beside_confapis_own() {
+    let server = TestServer::start(&[dataset()]).await;
+    let v2_server = TestServer::start_with(
+        &[dataset()],
+        Config {
+            api_version: ApiVersion::V2,
+            ..Config::default()
+        },
+    )
+    .await;
+    for (server, default) in [(&server, "LEGACY"), (&v2_server, "v2")] {
+        // pretalx's root reads no version: any header, even an unknown one,
+        // gets the same answer.
+        let plain = get(server, None, "/api/", &[]).await;
+        for header in ["v2", "v1", "LEGACY", "DEV_PREVIEW", "nonsense"] {
+            let reply = get(server, None, "/api/", &[("Pretalx-Version", header)]).await;
+            assert_eq!((reply.status, &reply.body), (200, &plain.body), "{header}");
+        }
+        let mut root = plain.body.clone();
+        let endpoints = root.as_object_mut().unwrap().remove("endpoints").unwrap();
+        assert!(endpoints.as_array().unwrap().len() > 20);
+        assert_eq!(
+            root,
+            json!({
+                "name": "confapi",
+                "version": env!("CARGO_PKG_VERSION"),
+                "api_version": "v2",
+                "api_versions": ["v2", "v-next", "v1", "LEGACY"],
+                "default_api_version": default,
+                "urls": {"events": format!("{}/api/events/", server.base)},
+                "documentation": "/api/openapi.json",
+            })
+        );
+    }
 }

@@ -23,12 +23,14 @@ impl Generator {
     fn submission_types(&mut self) -> Vec<SubmissionType> {
         SUBMISSION_TYPES
             .iter()
-            .map(|&(en, de, default_duration)| SubmissionType {
+            .enumerate()
+            .map(|(index, &(en, de, default_duration))| SubmissionType {
                 id: next_id(&mut self.ids.submission_type),
                 name: i18n(en, Some(de)),
                 default_duration,
                 deadline: None,
                 requires_access_code: false,
+                attendee_signup_required: index == WORKSHOP,
             })
             .collect()
     }
@@ -46,6 +48,7 @@ impl Generator {
                 description: I18n::en(&format!("Talks about {}.", track.en.to_lowercase())),
                 position: Some(position as i64),
                 requires_access_code: false,
+                attendee_signup_required: false,
             })
             .collect()
     }
@@ -120,8 +123,9 @@ impl Generator {
         QUESTIONS
             .iter()
             .enumerate()
-            .map(|(position, template)| Question {
-                id: next_id(&mut self.ids.question),
+            .map(|(position, template)| (position, template, next_id(&mut self.ids.question)))
+            .map(|(position, template, id)| Question {
+                id,
                 variant: QuestionVariant::from_name(template.variant).expect("a known variant"),
                 target: QuestionTarget::from_name(template.target).expect("a known target"),
                 question: i18n(template.en, template.de),
@@ -133,14 +137,18 @@ impl Generator {
                 options: template
                     .options
                     .iter()
-                    .map(|&(en, de)| QuestionOption {
-                        id: next_id(&mut self.ids.option),
-                        answer: if en == de {
-                            I18n::en(en)
-                        } else {
-                            i18n(en, Some(de))
-                        },
-                        position: None,
+                    .map(|&(en, de)| {
+                        let id = next_id(&mut self.ids.option);
+                        QuestionOption {
+                            id,
+                            answer: if en == de {
+                                I18n::en(en)
+                            } else {
+                                i18n(en, Some(de))
+                            },
+                            position: None,
+                            identifier: Some(identifier(id)),
+                        }
                     })
                     .collect(),
                 default_answer: template.default_answer.map(str::to_string),
@@ -154,6 +162,7 @@ impl Generator {
                 min_datetime: None,
                 max_datetime: None,
                 icon: None,
+                identifier: Some(identifier(id)),
                 is_public: template.public,
                 is_visible_to_reviewers: template.visible_to_reviewers,
                 active: template.active,
@@ -299,6 +308,8 @@ impl Generator {
             primary_color: (plan.kind == EventKind::Showcase).then(|| "#3AA57C".to_string()),
             logo: None,
             header_image: None,
+            og_image: (plan.kind == EventKind::Showcase)
+                .then(|| format!("https://demo.example/media/{}/og-image.png", plan.slug)),
             custom_domain: None,
             organiser: Some(DEMO_ORGANISER.to_string()),
             webhooks: Vec::new(),
@@ -332,4 +343,19 @@ impl Generator {
         }
         breaks
     }
+}
+
+/// A question's or option's identifier as pretalx 2026 generates them: eight
+/// letters and digits of its charset, here derived from the id (no random
+/// draw, so the rest of the demo stays as it was before them).
+fn identifier(id: i64) -> String {
+    const CHARSET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ3789";
+    let mut state = (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    (0..8)
+        .map(|_| {
+            state ^= state >> 29;
+            state = state.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            CHARSET[(state >> 40) as usize % CHARSET.len()] as char
+        })
+        .collect()
 }

@@ -3,10 +3,13 @@
 
 use super::super::helpers::{capitalise_first, title_case, url_slug};
 use super::super::plan::EventPlan;
-use super::super::tables::{ANONYMISED, OTHER_DURATIONS, SPEAKER_COUNTS};
+use super::super::tables::{ANONYMISED, OTHER_DURATIONS, SPEAKER_COUNTS, WORKSHOP};
 use super::super::words::{words, Words, COMPANIES, INTERNAL_NOTES, SPEAKER_NOTES};
 use super::{next_id, CodeKind, Generator};
-use crate::model::{Anonymised, Resource, Submission, SubmissionState, SubmissionType, Tag, Track};
+use crate::model::{
+    Anonymised, AttendeeSignup, Invitation, Resource, SignupStatus, Submission, SubmissionState,
+    SubmissionType, Tag, Track,
+};
 
 impl Generator {
     /// One to three speakers; the `i`-th submission's first speaker is the
@@ -115,7 +118,7 @@ impl Generator {
             Vec::new()
         };
 
-        Submission {
+        let mut submission = Submission {
             title,
             speakers: speakers.iter().map(|&u| self.code_of(u).into()).collect(),
             submission_type: types[type_index].id,
@@ -162,7 +165,34 @@ impl Generator {
             invitation_token: None,
             access_code: None,
             review_code: None,
+            updated: None,
+            invitations: Vec::new(),
+            attendee_signup: None,
+        };
+        // pretalx 2026's fields, derived without the random stream so that
+        // the rest of the demo stays what it was before them.
+        let pk = submission.id.unwrap_or_default();
+        submission.updated = Some(submission.created + chrono::Duration::hours(1 + pk % 240));
+        if pk % 23 == 0 {
+            submission.invitations.push(Invitation {
+                id: pk,
+                email: format!("co-speaker-{}@demo.example", submission.code.to_lowercase()),
+                created: submission.updated,
+                updated: submission.updated,
+            });
         }
+        if type_index == WORKSHOP {
+            submission.attendee_signup = Some(Box::new(AttendeeSignup {
+                required: None,
+                capacity: (pk % 3 == 0).then_some(20),
+                status: scheduled.then_some(if pk % 5 == 0 {
+                    SignupStatus::Full
+                } else {
+                    SignupStatus::Open
+                }),
+            }));
+        }
+        submission
     }
 
     pub(super) fn make_opening_talk(&mut self, plan: &EventPlan, submission: &mut Submission) {
