@@ -202,15 +202,17 @@ def popen(root, argv, binds=(), read_only=(), env=None, **kwargs):
     return subprocess.Popen(cmd, env=environment({**(env or {}), **extra}), **kwargs)
 
 
-def ensure_venv(name, packages, log=print, prepare=None):
+def ensure_venv(name, packages, log=print, prepare=None, prepared=""):
     """The virtualenv /opt/NAME inside the root (built when missing or
-    different; the stamp of its packages is written last). Returns
-    (root, the venv's python as a path inside the root)."""
+    different; the stamp of its packages is written last). `prepare(root,
+    python)` runs once after pip, before the stamp; `prepared` names what
+    it does in the stamp (a change rebuilds). Returns (root, the venv's
+    python as a path inside the root)."""
     root = ensure_root(log)
     venv = f"/opt/{name}"
     host_venv = root / venv.lstrip("/")
     stamp = host_venv / "confapi-packages.txt"
-    wanted = "\n".join(packages) + "\n"
+    wanted = "\n".join(packages) + "\n" + (f"# then: {prepared}\n" if prepared else "")
     python = f"{venv}/bin/python"
     if (host_venv / "bin" / "python").exists() and stamp.exists() and stamp.read_text() == wanted:
         return root, python

@@ -10,7 +10,10 @@ inside it (scripts/upstream/debian13.py: cached at
 ~/.cache/confapi/debian13-root, or $CONFAPI_DEBIAN13_ROOT, built into a
 temporary directory and renamed when complete; the virtualenv
 /opt/pretalx-2026.2.1 in it, stamped with its packages). Needs root
-(debootstrap, chroot, mount namespaces). DIR is bound into the root at
+(debootstrap, chroot, mount namespaces). pretalx's static files are
+collected once into the virtualenv (`collectstatic`, no npm): the API
+needs none, but without them every HTML 404 (a non-public event's
+schedule export, a path without its slash) is a 500. DIR is bound into the root at
 the same path, so the data, DIR/token and the logs are plain host files,
 and gunicorn inside on 127.0.0.1:PORT is reachable from the host (the
 root shares the host's network).
@@ -19,8 +22,7 @@ The same interface as `Upstream` of scripts/upstream/pretalx_upstream.py
 (`--dir`, `--port`, `.setup()`, `.start()`, `.stop()`, `.url`, `.token`):
 a fresh data directory with SQLite, `migrate`, `create_test_event` (event
 `democon`, fixed seeds and a frozen clock, so every run makes the same
-data; pretalx serves its API without collectstatic, as 2025.2.2 does: no
-static files, no npm), then what issue 62 asks the fixture to hold:
+data), then what issue 62 asks the fixture to hold:
 
 - questions with options (public), a private one, an inactive public one
   with answers, a speaker question answered by profiles (2026: an
@@ -51,6 +53,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -88,6 +91,13 @@ from pretalx.schedule.models import Availability
 from pretalx.submission.domain.submission import add_speaker
 from pretalx.submission.models import Answer, AnswerOption, Question, Resource, Tag
 
+random.seed(@SEED@)
+# Codes (submissions, profiles, users, the administrator's too, question
+# identifiers) come from Django's get_random_string, which draws from
+# `secrets`: a seeded generator makes them the same every run. Only while
+# the data is made: the API tokens below are drawn for real.
+import django.utils.crypto as crypto
+real_secrets, crypto.secrets = crypto.secrets, random.Random(@SEED@)
 with scopes_disabled():
     admin = User.objects.create_user(
         email="admin@pretalx.invalid", password="not-used-admin-1234", name="Sync Admin"
@@ -95,13 +105,6 @@ with scopes_disabled():
     admin.is_administrator = True
     admin.is_staff = True
     admin.save()
-random.seed(@SEED@)
-# Codes (submissions, profiles, users, question identifiers) come from
-# Django's get_random_string, which draws from `secrets`: a seeded
-# generator makes them the same every run. Only while the data is made:
-# the API tokens below are drawn for real.
-import django.utils.crypto as crypto
-real_secrets, crypto.secrets = crypto.secrets, random.Random(@SEED@)
 with freeze_time("@NOW@"):
     call_command("create_test_event", slug="@SLUG@", seed="@SEED@")
 with scopes_disabled(), freeze_time("@NOW@"):
@@ -262,11 +265,34 @@ class Upstream2026(Upstream):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        self.chroot, self.python = debian13.ensure_venv(self.venv_name, self.packages, log)
+        self.chroot, self.python = debian13.ensure_venv(
+            self.venv_name, self.packages, log, self.prepare_venv, "collectstatic")
         self.process = None
         self.token_file = self.root / "token"
         self.config = self.root / "pretalx.cfg"
         self.server_log = self.root / "gunicorn.log"
+
+    def prepare_venv(self, chroot, python):
+        """pretalx's static files, collected once per virtualenv (into the
+        package's static.dist; no npm: the API needs none of them). Without
+        them pretalx cannot render its HTML error pages: every 404 outside
+        the API (an exporter of a non-public event, a path without its
+        slash) becomes a 500, and `confapi sync` of every event the
+        all-events token sees fails on hiddencon's schedule exports."""
+        scratch = Path(tempfile.mkdtemp(prefix="pretalx-collectstatic-"))
+        try:
+            config = scratch / "pretalx.cfg"
+            config.write_text(f"[filesystem]\ndata = {scratch}/data\n[site]\ndebug = False\n")
+            log = scratch / "collectstatic.log"
+            with open(log, "wb") as out:
+                result = debian13.run(chroot, ["nice", "-n", "10", python, "-m", "pretalx",
+                                               "collectstatic", "--noinput"],
+                                      binds=[scratch], env=self.env(config), stdout=out, stderr=out)
+            if result.returncode != 0:
+                tail = log.read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"pretalx collectstatic failed (exit {result.returncode}):\n{tail}")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def env(self, config=None):
         return {"PRETALX_CONFIG_FILE": str(config or self.config)}
