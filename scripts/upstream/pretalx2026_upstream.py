@@ -38,6 +38,8 @@ data), then what issue 62 asks the fixture to hold:
   was moved, a day later) plus the WIP schedule;
 - three speakers with their own time zone (2026 keeps it on the User);
 - a scheduled talk with two speakers (a second SpeakerProfile added);
+- two access codes, one limited to two tracks and a submission type (the
+  one resource whose v2 answer differs from v1's);
 - tokens (read permissions on every endpoint): the administrator's bound
   to democon (`limit_events`) in DIR/token; the administrator's covering
   all events of the organiser (`all_events`: 2026.2 answers organiser-level
@@ -211,6 +213,13 @@ with scopes_disabled(), freeze_time("@NOW@"):
     track_team.limit_tracks.add(event.tracks.order_by("pk").first())
     trackrev = reviewers[1]
     track_team.members.add(trackrev)
+    # Access codes: the one place v2 differs from v1 (`tracks` and
+    # `submission_types` lists in v2; v1 shows the first entry).
+    from pretalx.submission.models import SubmitterAccessCode
+    both = SubmitterAccessCode.objects.create(event=event, maximum_uses=3)
+    both.tracks.add(*event.tracks.order_by("pk")[:2])
+    both.submission_types.add(event.submission_types.order_by("pk").first())
+    SubmitterAccessCode.objects.create(event=event)
 
 # The second release: a day later, the last slot of the first day moved an
 # hour later (past the day's other talks), released as v1.1.
