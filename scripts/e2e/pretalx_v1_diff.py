@@ -4,7 +4,8 @@ pretalx 2025.2.2 and to confapi serving its mirror, answers compared.
 
     python3 scripts/e2e/pretalx_v1_diff.py [--binary target/debug/confapi] [--postgres URL]
                                        [--pretalx-dir DIR] [--all] [--only ENDPOINT,...]
-                                       [--verbose] [--keep]
+                                       [--verbose] [--keep] [--pretalx 2025|2026]
+                                       [--api-version v1|v2]
 
 Starts pretalx (scripts/upstream/pretalx_upstream.py; with --pretalx-dir, what an
 earlier run set up there is reused), mirrors its event `democon` into a
@@ -64,6 +65,16 @@ reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12) and (13)
 compare. What --all adds fails as 404 (not served; log/ on purpose).
 
+--pretalx 2026 compares with a real pretalx 2026.2.1 instead
+(scripts/upstream/pretalx2026_upstream.py, in a Debian 13 root; root
+needed): the mirror is synced with its all-events token (2026.2 answers
+the organiser's teams only to a token covering every event), role O is
+its democon-bound token. --api-version v2 sends `Pretalx-Version: v2`
+(2026's current version) instead of v1 on the lines without `version=`.
+The normalisations are 2025.2.2's: the differences this shows against
+2026.2.1 are what is left to do (scripts/README.md). The default run
+(2025.2.2, v1) is unchanged.
+
 Prints a line per failure (all with --verbose), a table of requests per
 endpoint and role, and last "pretalx v1 diff (sqlite|postgres): N passed,
 N failed" (one per request compared).
@@ -75,6 +86,7 @@ import os
 import sys
 import tempfile
 import time
+import traceback
 import urllib.parse
 from collections import Counter, defaultdict
 
@@ -530,15 +542,16 @@ icon              A      /api/events/{event}/questions/{q_public}/icon/
 """
 
 
-def parse_table(text):
-    """The requests of REQUESTS: (endpoint, role, path, query, version)."""
+def parse_table(text, default_version="v1"):
+    """The requests of REQUESTS: (endpoint, role, path, query, version);
+    `default_version` for the lines without `version=`."""
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         parts = line.split()
-        version = "v1"
+        version = default_version
         if parts[-1].startswith("version="):
             version = parts.pop()[len("version="):]
         if len(parts) not in (3, 4):
@@ -1016,7 +1029,9 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts):
             codes = {s["code"] for s in facts.list("submissions/") if speaker in s["speakers"]}
             return sorted(r["id"] for r in mine_items) == sorted(
                 r["id"] for r in upstream if r["submission"] in codes)
-        return [(a["id"], (a["person"] or {}).get("code")) for a in mine_items] == [
+        # (code_of: a person not expanded, as confapi answers 2026's
+        # expand=question.tracks, is its code)
+        return [(a["id"], code_of(a["person"])) for a in mine_items] == [
             (a["id"], a["person"]) for a in upstream]
     if parsed.path.endswith("/log/") or parsed.path.endswith("/submissions/favourites/"):
         return m_status == 404 and m_json
@@ -1154,13 +1169,22 @@ def main():
                              "confapi does not serve in v1")
     parser.add_argument("--only", help="only these endpoints (comma list)")
     parser.add_argument("--verbose", action="store_true", help="print every request, not only failures")
+    parser.add_argument("--pretalx", choices=("2025", "2026"), default="2025",
+                        help="the upstream: pretalx 2025.2.2 (default) or 2026.2.1 "
+                             "(scripts/upstream/pretalx2026_upstream.py, in a Debian 13 root; "
+                             "synced with its all-events token, compared with its event-bound one)")
+    parser.add_argument("--api-version", choices=("v1", "v2"), default="v1",
+                        help="the Pretalx-Version header of the table's lines without version= "
+                             "(sent to both servers; default v1)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     label = "postgres" if args.postgres else "sqlite"
+    if args.pretalx != "2025" or args.api_version != "v1":
+        label = f"pretalx {args.pretalx}, {args.api_version}, {label}"
     started = time.monotonic()
 
-    rows = parse_table(REQUESTS)
+    rows = parse_table(REQUESTS, args.api_version)
     if not args.all:
         rows = [r for r in rows if is_served(r[0], r[3])]
     if args.only:
@@ -1180,12 +1204,19 @@ def main():
             for e, role, p, q, v in rows]
 
     work = tempfile.mkdtemp(prefix="pretalx-v1-diff-")
-    upstream = start_upstream(os.path.abspath(args.pretalx_dir or os.path.join(work, "pretalx")))
+    pretalx_dir = os.path.abspath(args.pretalx_dir or os.path.join(work, "pretalx"))
+    sync_token = None
+    if args.pretalx == "2026":
+        from pretalx2026_upstream import start_upstream as start_upstream_2026
+        upstream = start_upstream_2026(pretalx_dir)
+        sync_token = upstream.all_events_token
+    else:
+        upstream = start_upstream(pretalx_dir)
     server = None
     failed_setup = None
     try:
         server, role_tokens, roles = mirror(binary, upstream, work, args.postgres,
-                                            "confapi_pretalx_v1_diff")
+                                            "confapi_pretalx_v1_diff", sync_token)
         token = role_tokens["O"]
         tokens = dict(role_tokens, A=None, B=BOGUS_TOKEN)
         facts = Facts(upstream.url, token, roles)
@@ -1204,6 +1235,7 @@ def main():
         failed_setup = err
         total = Counter(failed=1)
         print(f"FAIL set-up: {err}")
+        traceback.print_exc()
     finally:
         tear_down(server, upstream, work, args.keep)
     print(f"pretalx v1 diff ({label}): {total['passed']} passed, {total['failed']} failed")

@@ -5,6 +5,7 @@ method.
 
     python3 scripts/e2e/pytanis_v1_e2e.py --python VENV_PYTHON [--binary target/debug/confapi]
                                       [--postgres URL] [--pretalx-dir DIR] [--keep]
+    python3 scripts/e2e/pytanis_v1_e2e.py --pytanis 0.10 --pretalx 2026 [...]
 
 VENV_PYTHON is the python of a venv with `pytanis==0.9.0` and `requests`
 (scripts/test makes it). Starts pretalx (scripts/upstream/pretalx_upstream.py; with
@@ -16,6 +17,16 @@ organiser against each server, and its `--compare` of the two: a method
 passes when both servers give it the same outcome, the same models or the
 same failure (where pretalx's own answers do not fit pytanis's models, as
 its reviews do not). The mirror's log must hold no error and no 5xx.
+
+--pytanis VERSION runs that pytanis instead (0.10 needs Python 3.12):
+from a virtualenv /opt/pytanis-VERSION inside the Debian 13 root of
+scripts/upstream/debian13.py (made once, cached with the root), the
+runner bound in read-only and the work directory read-write (root
+needed). pytanis 0.10 still sends `Pretalx-Version: v1` (its config's
+`api_version` default). --pretalx 2026 compares with a real pretalx
+2026.2.1 (scripts/upstream/pretalx2026_upstream.py; the mirror synced
+with its all-events token, pytanis run with its democon-bound organiser
+token) instead of 2025.2.2. The defaults are unchanged.
 
 Two normalisations, applied to both answers before the comparison (each
 also in docs/api.md, "Where confapi differs"):
@@ -54,11 +65,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RUNNER = os.path.join(ROOT, "..", "shared", "clients", "run_pytanis_v1.py")
 
 
+def host_python(python):
+    """A runner of the host's `python` (a virtualenv's)."""
+    def run(argv, timeout):
+        return subprocess.run([python, *argv], capture_output=True, text=True, timeout=timeout)
+    return run
+
+
+def chroot_python(version, work):
+    """A runner of pytanis VERSION's python inside the Debian 13 root: the
+    runner's directory bound read-only, `work` read-write."""
+    import debian13  # noqa: PLC0415 -- only with --pytanis
+    root, python = debian13.ensure_venv(f"pytanis-{version}", [f"pytanis=={version}", "requests"])
+    runner_dir = os.path.dirname(os.path.realpath(RUNNER))
+
+    def run(argv, timeout):
+        argv = [os.path.realpath(a) if a == RUNNER else a for a in argv]
+        return debian13.run(root, [python, *argv], binds=[work], read_only=[runner_dir],
+                            capture_output=True, text=True, timeout=timeout)
+    return run
+
+
 def run_pytanis(python, base, token, out):
     """run_pytanis_v1.py against one server; its PASS/FAIL lines and
-    summary (pytanis logs every object its models reject: left out)."""
-    result = subprocess.run([python, RUNNER, "--base", base, "--token", token, "--event", SLUG,
-                             "--out", out], capture_output=True, text=True, timeout=900)
+    summary (pytanis logs every object its models reject: left out).
+    `python`: a runner from host_python or chroot_python."""
+    result = python([RUNNER, "--base", base, "--token", token, "--event", SLUG, "--out", out],
+                    timeout=900)
     lines = (result.stdout + result.stderr).strip().splitlines()
     if not os.path.exists(out):
         raise RuntimeError("run_pytanis_v1.py wrote no answers:\n" + "\n".join(lines[-30:]))
@@ -85,24 +118,40 @@ def normalise(theirs, mine):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--python", required=True, help="python of a venv with pytanis 0.9.0")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--python", help="python of a venv with pytanis 0.9.0")
+    which.add_argument("--pytanis", metavar="VERSION",
+                       help="this pytanis (e.g. 0.10), from a virtualenv in the Debian 13 root")
+    parser.add_argument("--pretalx", choices=("2025", "2026"), default="2025",
+                        help="the upstream: pretalx 2025.2.2 (default) or 2026.2.1")
     parser.add_argument("--binary", default="target/debug/confapi")
     parser.add_argument("--postgres", help="admin URL; the mirror goes into a fresh database made from it")
     parser.add_argument("--pretalx-dir", help="set pretalx up here, or reuse what an earlier run set up here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
     label = "postgres" if args.postgres else "sqlite"
+    pytanis = args.pytanis or "0.9.0"
+    if args.pytanis or args.pretalx != "2025":
+        label = f"pytanis {pytanis}, pretalx {args.pretalx}, {label}"
     passed = failed = 0
     work = tempfile.mkdtemp(prefix="pytanis-v1-")
-    upstream = start_upstream(os.path.abspath(args.pretalx_dir or os.path.join(work, "pretalx")))
+    python = chroot_python(args.pytanis, work) if args.pytanis else host_python(args.python)
+    pretalx_dir = os.path.abspath(args.pretalx_dir or os.path.join(work, "pretalx"))
+    sync_token = None
+    if args.pretalx == "2026":
+        from pretalx2026_upstream import start_upstream as start_upstream_2026
+        upstream = start_upstream_2026(pretalx_dir)
+        sync_token = upstream.all_events_token
+    else:
+        upstream = start_upstream(pretalx_dir)
     server = None
     try:
         server, tokens, _ = mirror(os.path.abspath(args.binary), upstream, work, args.postgres,
-                                   "confapi_pytanis_v1")
+                                   "confapi_pytanis_v1", sync_token)
         theirs, mine = os.path.join(work, "pretalx.json"), os.path.join(work, "confapi.json")
         for name, base, out in (("pretalx", upstream.url, theirs), ("confapi", server.url, mine)):
-            print(f"== pytanis 0.9.0 against {name}")
-            for line in run_pytanis(args.python, base, tokens["O"], out):
+            print(f"== pytanis {pytanis} against {name}")
+            for line in run_pytanis(python, base, tokens["O"], out):
                 print(f"     {line}")
         answers = {path: json.load(open(path)) for path in (theirs, mine)}
         for note in normalise(answers[theirs], answers[mine]):
@@ -110,9 +159,8 @@ def main():
         for path, dumped in answers.items():
             with open(path + ".normalised", "w") as fp:
                 json.dump(dumped, fp, sort_keys=True)
-        compared = subprocess.run([args.python, RUNNER, "--compare", theirs + ".normalised",
-                                   mine + ".normalised"],
-                                  capture_output=True, text=True, timeout=300)
+        compared = python([RUNNER, "--compare", theirs + ".normalised", mine + ".normalised"],
+                          timeout=300)
         for line in compared.stdout.strip().splitlines():
             if line.startswith("SAME "):
                 passed += 1

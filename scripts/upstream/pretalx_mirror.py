@@ -58,25 +58,33 @@ def every(origin, path, token):
     return items
 
 
-def mirror(binary, upstream, work, postgres=None, database="confapi_pretalx_mirror"):
+def mirror(binary, upstream, work, postgres=None, database="confapi_pretalx_mirror",
+           sync_token=None):
+    """`sync_token`: the token that reads the teams and syncs, when not the
+    organiser's (pretalx 2026.2 answers organiser-level endpoints such as
+    teams only to a token covering every event of the organiser: the 2026
+    fixture's DIR/token.all_events); the mirrored administrator holds it
+    too."""
     roles_file = upstream.token_file.with_name("token.roles.json")
     if not roles_file.exists():
         raise RuntimeError(f"{roles_file} is missing: that pretalx was set up by an older "
                            "scripts/upstream/pretalx_upstream.py; remove its directory")
     roles = json.loads(roles_file.read_text())
     token = upstream.token
+    sync_token = sync_token or token
     tokens = {"O": token, "R": roles["reviewer"]["token"], "T": roles["trackrev"]["token"]}
     # The administrator (by code, from the teams) and the two reviewers with
     # pretalx's token strings; the event's review phase as pretalx's active
     # one ("Review", pretalx's defaults, which are the dataset's).
-    teams = every(upstream.url, f"/api/organisers/{ORGANISER}/teams/?expand=members", token)
+    teams = every(upstream.url, f"/api/organisers/{ORGANISER}/teams/?expand=members", sync_token)
     admin = next(m for t in teams for m in t["members"] if m["email"] == "admin@pretalx.invalid")
     event = get_json(upstream.url, f"/api/events/{SLUG}/", token)
     access = os.path.join(work, "access.json")
     with open(access, "w") as fp:
         json.dump({
             "users": [{"code": admin["code"], "name": admin["name"], "email": admin["email"],
-                       "is_administrator": True, "tokens": [token]}]
+                       "is_administrator": True,
+                        "tokens": list(dict.fromkeys([token, sync_token]))}]
             + [{"code": roles[r]["code"], "name": r, "email": f"{r}@example.invalid",
                 "tokens": [roles[r]["token"]]} for r in ("reviewer", "trackrev")],
             "events": [{"slug": SLUG, "name": event["name"], "date_from": event["date_from"],
@@ -89,7 +97,7 @@ def mirror(binary, upstream, work, postgres=None, database="confapi_pretalx_mirr
     result = subprocess.run(
         [binary, "sync", "--from", upstream.url, "--access", access, "--db", db,
          "--event", SLUG, "--organiser", ORGANISER],
-        capture_output=True, text=True, timeout=300, env=dict(os.environ, CONFAPI_SYNC_TOKEN=token))
+        capture_output=True, text=True, timeout=300, env=dict(os.environ, CONFAPI_SYNC_TOKEN=sync_token))
     out = (result.stdout + result.stderr).strip()
     print(f"     {out.splitlines()[-1][:300] if out else '(no output)'} "
           f"[{label}, {time.monotonic() - started:.1f}s]")
