@@ -205,6 +205,27 @@ fn first_event_exercises_every_role() {
     let written = crate::dataset::export::to_json(&plain);
     for event in written["events"].as_array().unwrap() {
         assert!(event.get("organiser").is_none());
+        // Nor pretalx 2026's fields, which the published format predates.
+        assert!(event.get("og_image").is_none());
+        for submission in event["submissions"].as_array().unwrap() {
+            for key in ["updated", "invitations", "attendee_signup"] {
+                assert!(submission.get(key).is_none(), "{key}");
+            }
+        }
+        for question in event["questions"].as_array().unwrap() {
+            assert!(question.get("identifier").is_none());
+            for option in question["options"].as_array().unwrap() {
+                assert!(option.get("identifier").is_none());
+            }
+        }
+        for kind in event["tracks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(event["submission_types"].as_array().unwrap())
+        {
+            assert!(kind.get("attendee_signup_required").is_none());
+        }
         for team in event["teams"].as_array().unwrap() {
             let mut keys: Vec<&str> = team
                 .as_object()

@@ -184,6 +184,8 @@ pub struct EventDetail<'a> {
     pub custom_domain: Option<&'a str>,
     pub logo: Option<&'a str>,
     pub header_image: Option<&'a str>,
+    /// pretalx 2026.1.
+    pub og_image: Option<&'a str>,
     pub locale: &'a str,
     pub locales: Vec<&'a str>,
     pub content_locales: Vec<&'a str>,
@@ -207,6 +209,7 @@ pub fn event<'a>(event: &'a Event, detail: bool, lang: Option<&'a str>) -> Event
             custom_domain: event.custom_domain.as_deref(),
             logo: event.logo.as_deref(),
             header_image: event.header_image.as_deref(),
+            og_image: event.og_image.as_deref(),
             locale: &event.locale,
             locales: event.locales().iter().map(String::as_str).collect(),
             content_locales: event.content_locales().iter().map(String::as_str).collect(),
@@ -260,6 +263,8 @@ pub struct TrackView<'a> {
     pub color: &'a str,
     pub position: Option<i64>,
     pub requires_access_code: bool,
+    /// pretalx 2026.2.
+    pub attendee_signup_required: bool,
 }
 
 /// A track, its texts in `lang` when given.
@@ -272,6 +277,7 @@ fn track_view<'a>(track: &'a Track, lang: Option<&'a str>) -> TrackView<'a> {
         color: &track.color,
         position: track.position,
         requires_access_code: track.requires_access_code,
+        attendee_signup_required: track.attendee_signup_required,
     }
 }
 
@@ -284,6 +290,8 @@ pub struct SubmissionTypeView<'a> {
     #[schema(format = DateTime)]
     pub deadline: Option<String>,
     pub requires_access_code: bool,
+    /// pretalx 2026.2.
+    pub attendee_signup_required: bool,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -308,12 +316,16 @@ pub struct OptionView<'a> {
     pub question: Option<Ref<i64, Box<QuestionView<'a>>>>,
     pub answer: Text<'a>,
     pub position: i64,
+    /// pretalx 2026.1; null when the source gave none.
+    pub identifier: Option<&'a str>,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
 #[schema(as = v1::Question)]
 pub struct QuestionView<'a> {
     pub id: i64,
+    /// pretalx 2026.1; null when the source gave none.
+    pub identifier: Option<&'a str>,
     pub question: Text<'a>,
     pub help_text: Text<'a>,
     pub default_answer: Option<&'a str>,
@@ -695,6 +707,7 @@ impl<'a> V1Renderer<'a> {
             default_duration: kind.default_duration,
             deadline: self.opt_dt(&kind.deadline),
             requires_access_code: kind.requires_access_code,
+            attendee_signup_required: kind.attendee_signup_required,
         }
     }
 
@@ -720,6 +733,7 @@ impl<'a> V1Renderer<'a> {
             }),
             answer: self.text(&option.answer),
             position: option.position_at(index),
+            identifier: option.identifier.as_deref(),
         }
     }
 
@@ -761,6 +775,7 @@ impl<'a> V1Renderer<'a> {
         };
         QuestionView {
             id: q.id,
+            identifier: q.identifier.as_deref(),
             question: self.text(&q.question),
             help_text: self.text(&q.help_text),
             default_answer: q.default_answer.as_deref(),

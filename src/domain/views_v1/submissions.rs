@@ -24,6 +24,12 @@ pub struct SubmissionView<'a> {
     pub description: &'a str,
     pub duration: i64,
     pub slot_count: i64,
+    /// pretalx 2026.2's attendee sign-up: the submission's own setting
+    /// (null: its track's and type's), its capacity (null: the room's), and
+    /// the status pretalx computed (null: no sign-up).
+    pub attendee_signup_required: Option<bool>,
+    pub attendee_signup_capacity: Option<i64>,
+    pub signup_status: Option<SignupStatus>,
     pub content_locale: &'a str,
     pub do_not_record: bool,
     pub image: Option<&'a str>,
@@ -74,6 +80,30 @@ pub struct SubmissionView<'a> {
     pub median_score: Option<Option<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_score: Option<Option<f64>>,
+    /// Organisers and reviewers (pretalx 2026.1).
+    #[schema(format = DateTime, nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    #[schema(format = DateTime)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated: Option<Option<String>>,
+    /// Organisers only (pretalx 2026.1): the open co-speaker invitations,
+    /// ids, objects with `expand=invitations`.
+    #[schema(nullable = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = many_refs)]
+    pub invitations: Option<Refs<i64, InvitationView<'a>>>,
+}
+
+#[derive(DeriveSerialize, ToSchema)]
+#[schema(as = v1::SubmissionInvitation)]
+pub struct InvitationView<'a> {
+    pub id: i64,
+    pub email: &'a str,
+    #[schema(format = DateTime)]
+    pub created: Option<String>,
+    #[schema(format = DateTime)]
+    pub updated: Option<String>,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -474,6 +504,7 @@ impl<'a> V1Renderer<'a> {
             SmallVec::new()
         };
         let (median, mean) = review_scores(&reviews);
+        let signup = sub.attendee_signup.as_deref();
         let view = SubmissionView {
             code: &sub.code,
             title: texts.title,
@@ -486,6 +517,9 @@ impl<'a> V1Renderer<'a> {
             description: texts.description,
             duration: data.duration(sub),
             slot_count: sub.slot_count,
+            attendee_signup_required: signup.and_then(|s| s.required),
+            attendee_signup_capacity: signup.and_then(|s| s.capacity),
+            signup_status: signup.and_then(|s| s.status),
             content_locale: &sub.content_locale,
             do_not_record: sub.do_not_record,
             image: sub.image.as_deref(),
@@ -506,6 +540,22 @@ impl<'a> V1Renderer<'a> {
             is_anonymised: (orga || reviewer).then(|| is_anonymised(sub)),
             median_score: orga.then_some(median),
             mean_score: orga.then_some(mean),
+            created: (orga || reviewer).then(|| self.dt(&sub.created)),
+            updated: (orga || reviewer).then(|| self.opt_dt(&sub.updated)),
+            invitations: orga.then(|| match self.child("invitations") {
+                None => Refs::Ids(sub.invitations.iter().map(|i| i.id).collect()),
+                Some(_) => Refs::Objects(
+                    sub.invitations
+                        .iter()
+                        .map(|i| InvitationView {
+                            id: i.id,
+                            email: &i.email,
+                            created: self.opt_dt(&i.created),
+                            updated: self.opt_dt(&i.updated),
+                        })
+                        .collect(),
+                ),
+            }),
         };
         view.prefetch_texts();
         view
@@ -589,6 +639,16 @@ impl<'a> V1Renderer<'a> {
         object.string("description", texts.description);
         object.integer("duration", data.duration(sub));
         object.integer("slot_count", sub.slot_count);
+        let signup = sub.attendee_signup.as_deref();
+        match signup.and_then(|s| s.required) {
+            Some(required) => object.boolean("attendee_signup_required", required),
+            None => object.null("attendee_signup_required"),
+        }
+        object.optional_integer("attendee_signup_capacity", signup.and_then(|s| s.capacity));
+        object.optional_string(
+            "signup_status",
+            signup.and_then(|s| s.status).map(SignupStatus::name),
+        );
         object.string("content_locale", &sub.content_locale);
         object.boolean("do_not_record", sub.do_not_record);
         object.optional_string("image", sub.image.as_deref());
@@ -680,6 +740,31 @@ impl<'a> V1Renderer<'a> {
                 object.value("mean_score", |out| {
                     let _ = crate::json::append(out, &mean);
                 });
+            }
+            object.string("created", &self.dt(&sub.created));
+            object.optional_string("updated", self.opt_dt(&sub.updated).as_deref());
+            if orga {
+                match self.child("invitations") {
+                    None => object.array("invitations", |elements| {
+                        sub.invitations.iter().for_each(|i| elements.integer(i.id));
+                    }),
+                    Some(_) => object.value("invitations", |out| {
+                        write_array(out, sub.invitations.iter(), |out, invitation| {
+                            let mut object = ObjectText::open(out);
+                            object.integer("id", invitation.id);
+                            object.string("email", &invitation.email);
+                            object.optional_string(
+                                "created",
+                                self.opt_dt(&invitation.created).as_deref(),
+                            );
+                            object.optional_string(
+                                "updated",
+                                self.opt_dt(&invitation.updated).as_deref(),
+                            );
+                            object.close();
+                        });
+                    }),
+                }
             }
         }
         object.close();

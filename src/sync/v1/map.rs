@@ -267,8 +267,13 @@ pub fn map_event(
             is_featured: item.raw("is_featured")?,
             content_locale: item.str("content_locale")?.into(),
             image: url(&item, "image")?,
-            created: created
-                .get(&code)
+            // pretalx 2026.1 shows organisers `created`; older releases
+            // only in the legacy format.
+            created: item
+                .value
+                .get("created")
+                .filter(|v| v.is_string())
+                .or_else(|| created.get(&code))
                 .cloned()
                 .unwrap_or_else(|| json!(unknown_time)),
             tags: item.ids("tags")?,
@@ -287,6 +292,7 @@ pub fn map_event(
             };
         }
         submission["access_code"] = or(&item, "access_code", Value::Null);
+        pretalx_2026_submission_fields(&item, &mut submission)?;
         lists.submissions.push(submission);
     }
     if let Some(code) = slots.keys().next() {
@@ -306,6 +312,7 @@ pub fn map_event(
         let mut options = mapping::question_options(&item)?;
         for (option, raw) in options.iter_mut().zip(item.list("options")?) {
             option["position"] = or(&raw, "position", Value::Null);
+            option["identifier"] = identifier(&raw);
         }
         let mut question = mapping::question(&item, options)?;
         question.insert("active".into(), item.raw("active")?);
@@ -326,6 +333,7 @@ pub fn map_event(
             question.insert(key.into(), or(&item, key, Value::Null));
         }
         question.insert("icon".into(), json!(url(&item, "icon")?));
+        question.insert("identifier".into(), identifier(&item));
         lists.questions.push(Value::Object(question));
     }
 
@@ -406,6 +414,7 @@ pub fn map_event(
             "color": item.opt_str("color")?.unwrap_or_default(),
             "position": item.opt_i64("position")?,
             "requires_access_code": or(&item, "requires_access_code", json!(false)),
+            "attendee_signup_required": or(&item, "attendee_signup_required", json!(false)),
         }));
     }
 
@@ -416,6 +425,7 @@ pub fn map_event(
             "default_duration": item.i64("default_duration")?,
             "deadline": or(&item, "deadline", Value::Null),
             "requires_access_code": or(&item, "requires_access_code", json!(false)),
+            "attendee_signup_required": or(&item, "attendee_signup_required", json!(false)),
         }));
     }
 
@@ -433,7 +443,7 @@ pub fn map_event(
         }
     }
     extra.insert("email".into(), json!(text(&event, "email")?));
-    for key in ["logo", "header_image", "custom_domain"] {
+    for key in ["logo", "header_image", "og_image", "custom_domain"] {
         extra.insert(key.into(), json!(url(&event, key)?));
     }
     if !categories.is_empty() {
@@ -653,4 +663,52 @@ fn anonymised(item: &Item, real: &(String, String, String)) -> Result<Value, Syn
         return Ok(Value::Null);
     }
     Ok(json!({"title": texts.0, "abstract": texts.1, "description": texts.2}))
+}
+
+/// A question's or option's `identifier` (pretalx 2026.1; null before, or "").
+fn identifier(item: &Item) -> Value {
+    match item.value.get("identifier") {
+        Some(Value::String(s)) if !s.is_empty() => json!(s),
+        _ => Value::Null,
+    }
+}
+
+/// What pretalx 2026 added to a submission (absent before: the defaults):
+/// `updated` and `invitations` (the organisers' view; objects, as the
+/// sync expands them, or bare ids, whose emails the mirror cannot know and
+/// so leaves out) and the attendee sign-up.
+fn pretalx_2026_submission_fields(item: &Item, submission: &mut Value) -> Result<(), SyncError> {
+    if let Some(updated) = item.value.get("updated").filter(|v| v.is_string()) {
+        submission["updated"] = updated.clone();
+    }
+    if let Some(Value::Array(invitations)) = item.value.get("invitations") {
+        let objects: Vec<Value> = invitations
+            .iter()
+            .filter(|i| i.is_object())
+            .map(|i| {
+                json!({"id": i.get("id"), "email": i.get("email"),
+                       "created": i.get("created").cloned().unwrap_or(Value::Null),
+                       "updated": i.get("updated").cloned().unwrap_or(Value::Null)})
+            })
+            .collect();
+        if !objects.is_empty() {
+            submission["invitations"] = Value::Array(objects);
+        }
+    }
+    let keys = [
+        "attendee_signup_required",
+        "attendee_signup_capacity",
+        "signup_status",
+    ];
+    if keys
+        .iter()
+        .any(|k| item.value.get(*k).is_some_and(|v| !v.is_null()))
+    {
+        submission["attendee_signup"] = json!({
+            "required": or(item, "attendee_signup_required", Value::Null),
+            "capacity": or(item, "attendee_signup_capacity", Value::Null),
+            "status": or(item, "signup_status", Value::Null),
+        });
+    }
+    Ok(())
 }

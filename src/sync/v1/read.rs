@@ -166,7 +166,7 @@ pub async fn read_event(
     };
     // A few lists at a time: fast, and gentle on a slow upstream.
     let (submissions, public_submissions, schedules, slots, speakers) = tokio::try_join!(
-        list("submissions/?expand=resources", PAGE, false),
+        list("submissions/?expand=resources,invitations", PAGE, false),
         public_submissions,
         list("schedules/", PAGE, false),
         // Without a filter: the slots of the current released schedule.

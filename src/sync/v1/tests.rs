@@ -201,7 +201,7 @@ fn maps_an_organisers_view_to_the_dataset() {
             "date_from": "2025-06-01", "date_to": "2025-06-02", "timezone": "Europe/Berlin",
             "locale": "en", "primary_color": "#3b64d1", "show_schedule": true,
             "email": "orga@example.org", "locales": ["en", "de"], "content_locales": ["en"],
-            "logo": "http://up/media/conf/logo.png", "header_image": null,
+            "logo": "http://up/media/conf/logo.png", "header_image": null, "og_image": null,
             "custom_domain": null,
             "score_categories": [
                 {"id": 1, "name": {"en": "Score"}, "weight": "1.0", "required": false,
@@ -232,9 +232,9 @@ fn maps_an_organisers_view_to_the_dataset() {
         json!({
             "submission_types": [{"id": 1, "name": {"en": "Talk"}, "default_duration": 30,
                                   "deadline": "2025-05-01T00:00:00+02:00",
-                                  "requires_access_code": true}],
+                                  "requires_access_code": true, "attendee_signup_required": false}],
             "tracks": [{"id": 2, "name": {"en": "Web"}, "description": {"en": "All about the web"},
-                        "color": "#0b1914", "position": 3, "requires_access_code": true}],
+                        "color": "#0b1914", "position": 3, "requires_access_code": true, "attendee_signup_required": false}],
             // pretalx's computed uuid of a room without a guid is kept as
             // its uuid; a room's guid is its uuid.
             "rooms": [{"id": 4, "guid": null, "uuid": "41b9257f-c393-5661-8135-298ffbdea1b2",
@@ -258,14 +258,14 @@ fn maps_an_organisers_view_to_the_dataset() {
                            "question": {"en": "Level?"}, "help_text": {},
                            "question_required": "optional", "deadline": null,
                            "freeze_after": null,
-                           "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 1},
-                                       {"id": 12, "answer": {"en": "Hard"}, "position": 0}],
+                           "options": [{"id": 11, "answer": {"en": "Easy"}, "position": 1, "identifier": null},
+                                       {"id": 12, "answer": {"en": "Hard"}, "position": 0, "identifier": null}],
                            "default_answer": null, "contains_personal_data": false,
                            "min_length": null, "max_length": null, "is_public": true,
                            "min_number": "1.000000", "max_number": "10.500000",
                            "min_date": "2025-01-01", "max_date": null,
                            "min_datetime": "2025-06-01T00:00:00+02:00", "max_datetime": null,
-                           "icon": "http://up/media/conf/questions/6/icon.png",
+                           "icon": "http://up/media/conf/questions/6/icon.png", "identifier": null,
                            "is_visible_to_reviewers": true, "active": false, "position": 3,
                            "tracks": [], "submission_types": [1]}],
             "speakers": [{"user": "SPK1", "biography": "",
@@ -790,4 +790,64 @@ fn malformed_answers_name_the_url_and_json_path() {
         let err = map_event(&raw, None, &mut BTreeMap::new()).unwrap_err();
         assert_eq!(err.message, expected, "{what}");
     }
+}
+
+#[test]
+fn pretalx_2026s_fields_are_mirrored() {
+    let mut raw = raw();
+    raw.event.1["og_image"] = json!("http://up/media/conf/og.png");
+    let sub = &mut raw.submissions.pages[0].1[0];
+    sub["created"] = json!("2025-03-01T10:00:00+01:00");
+    sub["updated"] = json!("2025-03-02T10:00:00+01:00");
+    sub["invitations"] = json!([{"id": 4, "email": "co@example.org",
+                                 "created": "2025-03-01T11:00:00+01:00",
+                                 "updated": "2025-03-01T11:00:00+01:00"}]);
+    sub["attendee_signup_required"] = json!(null);
+    sub["attendee_signup_capacity"] = json!(25);
+    sub["signup_status"] = json!("open");
+    raw.tracks.pages[0].1[0]["attendee_signup_required"] = json!(true);
+    raw.submission_types.pages[0].1[0]["attendee_signup_required"] = json!(true);
+    raw.questions.pages[0].1[0]["identifier"] = json!("LEVELQ12");
+    if let Some(option) = raw.questions.pages[0].1[0]["options"].get_mut(0) {
+        option["identifier"] = json!("OPT1");
+    }
+    let mut users = BTreeMap::new();
+    let event = map_event(&raw, None, &mut users).unwrap();
+    let document = access::merge(&json!({}), users, vec![event]).unwrap();
+    let dataset = crate::dataset::validate::parse_value(&document).expect("valid");
+    let event = &dataset.events[0];
+    assert_eq!(
+        event.og_image.as_deref(),
+        Some("http://up/media/conf/og.png")
+    );
+    let sub = &event.submissions[0];
+    assert_eq!(sub.created.to_rfc3339(), "2025-03-01T09:00:00+00:00");
+    assert_eq!(
+        sub.updated.map(|t| t.to_rfc3339()),
+        Some("2025-03-02T09:00:00+00:00".to_string())
+    );
+    assert_eq!(
+        (
+            sub.invitations.len(),
+            sub.invitations[0].id,
+            sub.invitations[0].email.as_str()
+        ),
+        (1, 4, "co@example.org")
+    );
+    assert_eq!(
+        sub.attendee_signup.as_deref(),
+        Some(&crate::model::AttendeeSignup {
+            required: None,
+            capacity: Some(25),
+            status: Some(crate::model::SignupStatus::Open)
+        })
+    );
+    assert!(event.tracks[0].attendee_signup_required);
+    assert!(event.submission_types[0].attendee_signup_required);
+    let question = &event.questions[0];
+    assert_eq!(question.identifier.as_deref(), Some("LEVELQ12"));
+    if let Some(option) = question.options.first() {
+        assert_eq!(option.identifier.as_deref(), Some("OPT1"));
+    }
+    // pretalx 2025 shows none of them: the defaults (the test above).
 }

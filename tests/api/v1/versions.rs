@@ -312,3 +312,163 @@ async fn the_api_root_answers_pretalx_2026s_keys_beside_confapis_own() {
         );
     }
 }
+
+/// mini() with every field pretalx 2026 added, none at its default.
+fn dataset_2026() -> Value {
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["og_image"] = json!("https://mini.example/og.png");
+    event["tracks"][0]["attendee_signup_required"] = json!(true);
+    event["submission_types"][0]["attendee_signup_required"] = json!(true);
+    event["questions"][0]["identifier"] = json!("LEVEL");
+    event["questions"][0]["options"][0]["identifier"] = json!("beginner-1");
+    let pub1 = &mut event["submissions"][0];
+    pub1["updated"] = json!("2026-03-05T09:30:00Z");
+    pub1["invitations"] = json!([{"id": 5, "email": "carol@mini.example",
+                                  "created": "2026-03-04T08:00:00Z", "updated": null}]);
+    pub1["attendee_signup"] = json!({"required": true, "capacity": 30, "status": "full"});
+    dataset
+}
+
+#[tokio::test]
+async fn v1_and_v2_show_pretalx_2026s_fields_to_the_roles_pretalx_shows_them_to() {
+    let server = TestServer::start(&[dataset_2026()]).await;
+    for version in [("Pretalx-Version", "v1"), ("Pretalx-Version", "v2")] {
+        for token in [None, Some("rev-token"), Some("orga-token")] {
+            let event = get(&server, token, "/api/events/mini/", &[version]).await;
+            assert_eq!(event.body["og_image"], "https://mini.example/og.png");
+            let track = get(&server, token, "/api/events/mini/tracks/1/", &[version]).await;
+            assert_eq!(track.body["attendee_signup_required"], true, "{token:?}");
+            let kind = get(
+                &server,
+                token,
+                "/api/events/mini/submission-types/1/",
+                &[version],
+            )
+            .await;
+            assert_eq!(kind.body["attendee_signup_required"], true);
+            let sub = get(
+                &server,
+                token,
+                "/api/events/mini/submissions/PUB1/",
+                &[version],
+            )
+            .await;
+            assert_eq!(
+                (
+                    &sub.body["attendee_signup_required"],
+                    &sub.body["attendee_signup_capacity"],
+                    &sub.body["signup_status"]
+                ),
+                (&json!(true), &json!(30), &json!("full")),
+                "{token:?}"
+            );
+            // Organisers and reviewers see when it was made and changed, in
+            // the event's time zone; only organisers its invitations.
+            let dates = (sub.body.get("created"), sub.body.get("updated"));
+            if token.is_none() {
+                assert_eq!(dates, (None, None));
+            } else {
+                assert_eq!(
+                    dates,
+                    (
+                        Some(&json!("2026-03-01T13:00:00+01:00")),
+                        Some(&json!("2026-03-05T10:30:00+01:00"))
+                    ),
+                    "{token:?}"
+                );
+            }
+            let invitations = sub.body.get("invitations");
+            assert_eq!(
+                invitations,
+                (token == Some("orga-token")).then_some(&json!([5]))
+            );
+            assert!(!sub.text.contains("carol@") || token == Some("orga-token"));
+        }
+        // A submission without them: nulls, and no invitations.
+        let other = get(
+            &server,
+            Some("orga-token"),
+            "/api/events/mini/submissions/SUB2/",
+            &[version],
+        )
+        .await;
+        assert_eq!(
+            (
+                &other.body["attendee_signup_required"],
+                &other.body["attendee_signup_capacity"],
+                &other.body["signup_status"],
+                &other.body["updated"],
+                &other.body["invitations"]
+            ),
+            (
+                &Value::Null,
+                &Value::Null,
+                &Value::Null,
+                &Value::Null,
+                &json!([])
+            )
+        );
+        let expanded = get(
+            &server,
+            Some("orga-token"),
+            "/api/events/mini/submissions/PUB1/?expand=invitations",
+            &[version],
+        )
+        .await;
+        assert_eq!(
+            expanded.body["invitations"],
+            json!([{"id": 5, "email": "carol@mini.example",
+                    "created": "2026-03-04T09:00:00+01:00", "updated": null}])
+        );
+        // The list answers as the details do.
+        let list = get(
+            &server,
+            Some("orga-token"),
+            "/api/events/mini/submissions/?expand=invitations",
+            &[version],
+        )
+        .await;
+        let listed = list.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["code"] == "PUB1")
+            .unwrap();
+        assert_eq!(listed, &expanded.body);
+        let question = get(&server, None, "/api/events/mini/questions/1/", &[version]).await;
+        assert_eq!(question.body["identifier"], "LEVEL");
+        let option = get(
+            &server,
+            None,
+            "/api/events/mini/question-options/10/",
+            &[version],
+        )
+        .await;
+        assert_eq!(option.body["identifier"], "beginner-1");
+        let unnamed = get(
+            &server,
+            None,
+            "/api/events/mini/question-options/11/",
+            &[version],
+        )
+        .await;
+        assert_eq!(unnamed.body["identifier"], Value::Null);
+    }
+    // The legacy API shows none of them.
+    let legacy = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/submissions/PUB1/",
+        &[],
+    )
+    .await;
+    for key in [
+        "attendee_signup_required",
+        "signup_status",
+        "updated",
+        "invitations",
+    ] {
+        assert!(legacy.body.get(key).is_none(), "{key}");
+    }
+}
