@@ -60,7 +60,11 @@ the mirror cannot know (12), the track-limited reviewer's public talks
 (13, 15), pretalx's nested speaker submissions beyond its own public list
 (14), favourites (9), releases other than the current one for everyone
 but organisers (17), and slots?speaker= and ?schedule_version=, which
-pretalx answers 400 for and confapi answers (18). The track-limited
+pretalx answers 400 for and confapi answers (18); and, as confapi follows
+pretalx 2026.2, the fields 2026 added to every version (19) and the
+versions 2026 accepts (20: `v2` compared with pretalx 2025's v1 answer,
+`DEV_PREVIEW` a 400), 2026's reviewer field set (21), null avatars (22)
+and `anonymised_data` as an object (23). The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12) and (13)
 compare. What --all adds fails as 404 (not served; log/ on purpose).
@@ -683,11 +687,22 @@ MAYBE_UNSET_I18N = {"description", "speaker_info", "help_text"}
 
 # Fields organisers (pretalx also reviewers) see that confapi never shows
 # a reviewer (section 13, item 2). (--all only: submissions.)
+# (19) The fields pretalx 2026.1 and 2026.2 added to every API version
+# (pretalx-2026.md); confapi shows them as 2026.2 does, pretalx 2025.2.2 has
+# none of them. `created`/`updated` only on submissions (2025's v1 dropped
+# them there; other objects keep theirs).
+FIELDS_2026 = {"og_image", "identifier", "attendee_signup_required", "attendee_signup_capacity",
+               "signup_status", "invitations"}
+SUBMISSION_FIELDS_2026 = {"created", "updated"}
 REVIEWER_SECRETS = {"invitation_token", "review_code", "access_code", "anonymised_data"}
 # What confapi shows organisers only, not reviewers (docs/api.md, "Where
 # confapi differs"): a submission's notes and scores, a speaker's e-mail
 # address, availabilities, notes, locale, time zone and arrival.
-REVIEWER_HIDDEN_SUBMISSION = {"notes", "internal_notes", "median_score", "mean_score"}
+# (21) And, as pretalx 2026.2's reviewer serializer, neither a submission's
+# reviews, assignments nor `is_anonymised` (pretalx 2025.2.2 gives reviewers
+# the organiser's serializer).
+REVIEWER_HIDDEN_SUBMISSION = {"notes", "internal_notes", "median_score", "mean_score",
+                              "reviews", "assigned_reviewers", "is_anonymised"}
 REVIEWER_HIDDEN_SPEAKER = {"email", "timezone", "locale", "has_arrived", "availabilities",
                            "internal_notes"}
 
@@ -715,9 +730,34 @@ def every_object(value):
             yield from every_object(v)
 
 class Normaliser:
-    def __init__(self, theirs_origin, mine_origin, facts=None):
+    def __init__(self, theirs_origin, mine_origin, facts=None, release="2025"):
         self.origins = [theirs_origin, mine_origin]
         self.facts = facts
+        self.release = release
+
+    def without_2026_fields(self, t_body, m_body):
+        """(19) Against pretalx 2025.2.2: the fields 2026 added to every
+        version (FIELDS_2026) leave confapi's answer wherever pretalx's
+        answer has no such key at all, so what 2025 does show is still
+        compared."""
+        if self.release != "2025":
+            return
+        theirs = set()
+        for obj in every_object(t_body):
+            theirs.update(obj)
+            # (22) A speaker without avatar: 2025 writes "", 2026.2 (and
+            # confapi) null.
+            if obj.get("avatar_url") == "":
+                obj["avatar_url"] = None
+            # (23) `anonymised_data`: 2025 writes the object as a string
+            # ("{}" when none), 2026.2 (and confapi) the object, or null.
+            if isinstance(obj.get("anonymised_data"), str):
+                data = json.loads(obj["anonymised_data"] or "{}")
+                obj["anonymised_data"] = data or None
+        for obj in every_object(m_body):
+            extra = FIELDS_2026 | (SUBMISSION_FIELDS_2026 if is_submission(obj) else set())
+            for key in extra - theirs:
+                obj.pop(key, None)
 
     def public_codes(self, what):
         """Codes of pretalx's public submissions or speakers: those the
@@ -894,6 +934,7 @@ class Normaliser:
             if path.split("?")[0] == "/api/events/" and isinstance(t_body, list):
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
             t_body, m_body = self.i18n(t_body), self.i18n(m_body)
+            self.without_2026_fields(t_body, m_body)
             # (7) Reviewers never get secrets (section 13, item 2).
             if role in "RT" and endpoint.split()[0] == "submissions":
                 for obj in self.objects(t_body):
@@ -1091,8 +1132,11 @@ def differences(a, b, where="", out=None, limit=6):
     return out[:limit]
 
 
-def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose):
-    normalise = Normaliser(theirs_origin, mine_origin, facts)
+UNSUPPORTED_VERSION = (400, True, {"detail": "API version not supported."})
+
+
+def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose, release="2025"):
+    normalise = Normaliser(theirs_origin, mine_origin, facts, release)
     results = defaultdict(Counter)  # endpoint -> Counter of (role, passed/failed)
     failures = []
     timing = Counter()
@@ -1112,7 +1156,17 @@ def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose):
         started = time.monotonic()
         mine = answer(mine_origin, target, token, version)
         timing["confapi"] += time.monotonic() - started
-        if crash_or_gone(endpoint, role, target, theirs, mine, facts):
+        # (20) Versions: confapi accepts what pretalx 2026.2 accepts
+        # (docs/api.md): `v2` and `v-next`, whose shapes for confapi's
+        # endpoints are v1's, so against 2025.2.2 (which answers them 400)
+        # confapi's answer is compared with pretalx's v1 answer; and
+        # `DEV_PREVIEW`, which 2026 renamed, is a 400 as in 2026.2.
+        if release == "2025" and version.lower() in ("v2", "v-next") and theirs[0] == 400:
+            theirs = answer(theirs_origin, target, token, "v1", upstream=True)
+        if release == "2025" and version.upper() == "DEV_PREVIEW":
+            ok = mine == UNSUPPORTED_VERSION
+            detail = "" if ok else f"confapi {mine[0]} {json.dumps(mine[2])[:200]}, not 2026.2's 400"
+        elif crash_or_gone(endpoint, role, target, theirs, mine, facts):
             ok, detail = True, "(pretalx's 500 or log/: confapi's answer accepted)"
         elif endpoint.split()[0] == "slots" and broken_slot_filter(target, theirs, mine, facts, token):
             ok, detail = True, "(pretalx's 400 for a broken slot filter: confapi's answer accepted)"
@@ -1222,7 +1276,7 @@ def main():
         facts = Facts(upstream.url, token, roles)
         facts.mine = server.url
         results, failures, timing = run_requests(
-            rows, upstream.url, server.url, tokens, facts, args.verbose)
+            rows, upstream.url, server.url, tokens, facts, args.verbose, args.pretalx)
         total = report(results, not args.all)
         problems = server.log_problems()
         if problems:

@@ -95,6 +95,32 @@ pub fn portable(dataset: &mut Dataset) {
         }
     }
     v1::clear(dataset);
+    clear_2026_fields(dataset);
+}
+
+/// pretalx 2026's fields back at their defaults: the published format
+/// predates them.
+fn clear_2026_fields(dataset: &mut Dataset) {
+    for event in &mut dataset.events {
+        event.og_image = None;
+        for track in &mut event.tracks {
+            track.attendee_signup_required = false;
+        }
+        for kind in &mut event.submission_types {
+            kind.attendee_signup_required = false;
+        }
+        for question in &mut event.questions {
+            question.identifier = None;
+            question
+                .options
+                .iter_mut()
+                .for_each(|o| o.identifier = None);
+        }
+        for submission in &mut event.submissions {
+            (submission.updated, submission.attendee_signup) = (None, None);
+            submission.invitations.clear();
+        }
+    }
 }
 
 /// Deterministic: the same options always give the same dataset (use `fastrand::Rng::with_seed`).

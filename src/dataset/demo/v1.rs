@@ -132,8 +132,8 @@ pub(super) fn fill(dataset: &mut Dataset, seed: u64) {
     }
 }
 
-/// Every field `fill` fills, and pretalx 2026's fields, back at their
-/// defaults (`demo --portable`: the published format, which has none of them).
+/// Every field `fill` fills back at its default (`demo --portable`: the
+/// published format, which has none of them).
 pub(super) fn clear(dataset: &mut Dataset) {
     for event in &mut dataset.events {
         event.locales.clear();
@@ -143,26 +143,21 @@ pub(super) fn clear(dataset: &mut Dataset) {
         event.older_schedules.clear();
         event.wip_schedule = None;
         event.score_categories.clear();
-        event.og_image = None;
         if let Some(schedule) = &mut event.schedule {
             (schedule.id, schedule.comment) = (None, I18n::default());
         }
         event.rooms.iter_mut().for_each(|r| r.uuid = None);
         for track in &mut event.tracks {
-            (track.requires_access_code, track.attendee_signup_required) = (false, false);
+            track.requires_access_code = false;
         }
         for kind in &mut event.submission_types {
             (kind.deadline, kind.requires_access_code) = (None, false);
-            kind.attendee_signup_required = false;
         }
         for q in &mut event.questions {
             (q.min_number, q.max_number, q.icon) = (None, None, None);
             (q.min_date, q.max_date) = (None, None);
             (q.min_datetime, q.max_datetime) = (None, None);
-            q.identifier = None;
-            for option in &mut q.options {
-                (option.position, option.identifier) = (None, None);
-            }
+            q.options.iter_mut().for_each(|o| o.position = None);
         }
         for p in &mut event.speakers {
             (p.has_arrived, p.internal_notes) = (false, String::new());
@@ -170,9 +165,6 @@ pub(super) fn clear(dataset: &mut Dataset) {
         for s in &mut event.submissions {
             (s.invitation_token, s.review_code, s.access_code) = (None, None, None);
             s.resources.iter_mut().for_each(|r| r.id = None);
-            // pretalx 2026's fields, which the published format predates.
-            (s.updated, s.attendee_signup) = (None, None);
-            s.invitations.clear();
         }
         for review in &mut event.reviews {
             review.scores = Box::default();

@@ -12,8 +12,8 @@ pub struct SpeakerView<'a> {
     /// (nested in a submission: none, unless expanded).
     #[schema(schema_with = many_refs)]
     pub submissions: Refs<&'a str, SubmissionView<'a>>,
-    /// `""` when the speaker has none.
-    pub avatar_url: &'a str,
+    /// null when the speaker has none (pretalx 2026; 2025 wrote `""`).
+    pub avatar_url: Option<&'a str>,
     #[schema(schema_with = many_refs)]
     pub answers: AnswerRefs<'a>,
     #[schema(nullable = false)]
@@ -84,8 +84,9 @@ impl<'a> V1Renderer<'a> {
 impl SpeakerView<'_> {
     /// Its texts, requested from memory before the page is serialised.
     fn prefetch_texts(&self) {
-        [self.code, self.name, self.biography, self.avatar_url]
+        [self.code, self.name, self.biography]
             .into_iter()
+            .chain(self.avatar_url)
             .chain(self.email)
             .chain(self.internal_notes.flatten())
             .for_each(crate::memory::prefetch);
@@ -130,7 +131,7 @@ impl<'a> V1Renderer<'a> {
             name: &user.name,
             biography: &profile.biography,
             submissions,
-            avatar_url: user.avatar.as_deref().unwrap_or(""),
+            avatar_url: user.avatar.as_deref().filter(|url| !url.is_empty()),
             answers,
             email: orga.then_some(user.email.as_str()),
             timezone: orga.then_some(user.timezone.as_str()),
@@ -220,7 +221,10 @@ impl<'a> V1Renderer<'a> {
                 let _ = crate::json::append(out, &codes);
             }),
         }
-        object.string("avatar_url", user.avatar.as_deref().unwrap_or(""));
+        object.optional_string(
+            "avatar_url",
+            user.avatar.as_deref().filter(|url| !url.is_empty()),
+        );
         match self.child("answers") {
             Some(child) => {
                 let question = child.child("question");
@@ -287,11 +291,11 @@ impl<'a> V1Renderer<'a> {
     }
 }
 
-/// The anonymised texts as pretalx's `anonymised_data`: a JSON object in a
-/// string, `"{}"` when the submission is not anonymised.
+/// The anonymised texts as pretalx 2026's `anonymised_data`: a JSON object
+/// (2025 wrote it as a string), none when the submission is not anonymised.
 pub(super) fn anonymised_data(
     texts: Option<&crate::model::Anonymised>,
-) -> std::borrow::Cow<'static, str> {
+) -> Option<Box<serde_json::value::RawValue>> {
     /// The object pretalx keeps, its keys in the order serde_json's map
     /// writes them (sorted): a struct, not a `Map` of `Value`s, which cost
     /// 5,000 instructions a submission (callgrind).
@@ -306,11 +310,9 @@ pub(super) fn anonymised_data(
         #[serde(skip_serializing_if = "str::is_empty")]
         title: &'t str,
     }
-    let Some(texts) = texts else {
-        return "{}".into();
-    };
+    let texts = texts?;
     if texts.title.is_empty() && texts.abstract_.is_empty() && texts.description.is_empty() {
-        return "{}".into();
+        return None;
     }
     let fields = Anonymised {
         anonymised: true,
@@ -319,5 +321,5 @@ pub(super) fn anonymised_data(
         title: &texts.title,
     };
     // Strings and a bool: serialising cannot fail.
-    serde_json::to_string(&fields).map_or("{}".into(), Into::into)
+    serde_json::value::to_raw_value(&fields).ok()
 }

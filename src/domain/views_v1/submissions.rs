@@ -62,10 +62,11 @@ pub struct SubmissionView<'a> {
     pub access_code: Option<Option<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub review_code: Option<Option<&'a str>>,
-    /// The organisers' anonymised texts as a JSON string (`"{}"` when none).
-    #[schema(nullable = false)]
+    /// The organisers' anonymised texts as pretalx 2026's object (null when
+    /// none).
+    #[schema(value_type = Option<Object>)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub anonymised_data: Option<std::borrow::Cow<'static, str>>,
+    pub anonymised_data: Option<Option<Box<serde_json::value::RawValue>>>,
     /// Ids of the reviews the caller may see.
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -498,7 +499,7 @@ impl<'a> V1Renderer<'a> {
                 }
                 _ => Ref::Id(id),
             });
-        let reviews = if orga || reviewer {
+        let reviews = if orga {
             self.shown_reviews(position)
         } else {
             SmallVec::new()
@@ -534,10 +535,12 @@ impl<'a> V1Renderer<'a> {
             access_code: orga.then_some(sub.access_code),
             review_code: orga.then_some(sub.review_code.as_deref()),
             anonymised_data: orga.then(|| anonymised_data(sub.anonymised.as_deref())),
-            reviews: (orga || reviewer).then(|| reviews.iter().map(|r| r.id).collect()),
-            assigned_reviewers: (orga || reviewer)
+            // pretalx 2026.2's reviewer serializer has neither reviews
+            // nor assignments (2025 gave reviewers the organiser's).
+            reviews: orga.then(|| reviews.iter().map(|r| r.id).collect()),
+            assigned_reviewers: orga
                 .then(|| sub.assigned_reviewers.iter().map(String::as_str).collect()),
-            is_anonymised: (orga || reviewer).then(|| is_anonymised(sub)),
+            is_anonymised: orga.then(|| is_anonymised(sub)),
             median_score: orga.then_some(median),
             mean_score: orga.then_some(mean),
             created: (orga || reviewer).then(|| self.dt(&sub.created)),
@@ -716,12 +719,12 @@ impl<'a> V1Renderer<'a> {
             object.optional_string("invitation_token", sub.invitation_token.as_deref());
             object.optional_integer("access_code", sub.access_code);
             object.optional_string("review_code", sub.review_code.as_deref());
-            object.string(
-                "anonymised_data",
-                &anonymised_data(sub.anonymised.as_deref()),
-            );
+            match anonymised_data(sub.anonymised.as_deref()) {
+                Some(data) => object.raw("anonymised_data", data.get()),
+                None => object.raw("anonymised_data", "null"),
+            }
         }
-        if orga || reviewer {
+        if orga {
             let reviews = self.shown_reviews(position);
             object.array("reviews", |elements| {
                 reviews.iter().for_each(|r| elements.integer(r.id));
@@ -732,15 +735,15 @@ impl<'a> V1Renderer<'a> {
                     .for_each(|code| elements.string(code));
             });
             object.boolean("is_anonymised", is_anonymised(sub));
-            if orga {
-                let (median, mean) = review_scores(&reviews);
-                object.value("median_score", |out| {
-                    let _ = crate::json::append(out, &median);
-                });
-                object.value("mean_score", |out| {
-                    let _ = crate::json::append(out, &mean);
-                });
-            }
+            let (median, mean) = review_scores(&reviews);
+            object.value("median_score", |out| {
+                let _ = crate::json::append(out, &median);
+            });
+            object.value("mean_score", |out| {
+                let _ = crate::json::append(out, &mean);
+            });
+        }
+        if orga || reviewer {
             object.string("created", &self.dt(&sub.created));
             object.optional_string("updated", self.opt_dt(&sub.updated).as_deref());
             if orga {

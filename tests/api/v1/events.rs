@@ -22,7 +22,7 @@ async fn v1_events_are_a_bare_list_and_the_detail_has_more() {
     let mut expected = listed.clone();
     expected.as_object_mut().unwrap().extend(
         json!({"email": "", "primary_color": null, "custom_domain": null, "logo": null,
-               "header_image": null, "locale": "en", "locales": ["en"], "content_locales": ["en"]})
+               "header_image": null, "og_image": null, "locale": "en", "locales": ["en"], "content_locales": ["en"]})
         .as_object()
         .unwrap()
         .clone(),

@@ -22,7 +22,7 @@ async fn v1_expand_nests_public_objects_and_never_widens_what_a_role_sees() {
     assert_eq!(
         body["speakers"],
         json!([{"code": "SPK1", "name": "Ada Speaker", "biography": "Ada's bio", "submissions": [],
-                "avatar_url": "", "answers": []}]),
+                "avatar_url": null, "answers": []}]),
         "public speaker fields, empty lists unless expanded"
     );
     assert_eq!(body["submission_type"]["default_duration"], 30);
@@ -44,7 +44,7 @@ async fn v1_expand_nests_public_objects_and_never_widens_what_a_role_sees() {
     );
     assert_eq!(
         answers[0]["options"],
-        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0}])
+        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0, "identifier": null}])
     );
 
     let orga = get(&server, Some("orga-token"), &path, &[V1]).await;

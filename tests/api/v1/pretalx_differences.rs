@@ -57,7 +57,10 @@ async fn v1_fields_and_omit_shape_only_what_pretalx_shapes() {
         &[V1],
     )
     .await;
-    assert_eq!(option.body, json!({"id": 10, "question": 1}));
+    assert_eq!(
+        option.body,
+        json!({"id": 10, "question": 1, "identifier": null})
+    );
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ async fn v1_questions_and_options_for_every_role() {
         "question_required": "optional", "position": 2, "tracks": [], "submission_types": [],
         "options": [10, 11], "min_length": null, "max_length": null, "min_number": null,
         "max_number": null, "min_date": null, "max_date": null, "min_datetime": null,
-        "max_datetime": null, "icon": null,
+        "max_datetime": null, "icon": null, "identifier": null,
     });
     for token in [None, Some("nobody-token")] {
         let list = get(&server, token, "/api/events/mini/questions/", &[V1]).await;
@@ -27,8 +27,8 @@ async fn v1_questions_and_options_for_every_role() {
         let options = get(&server, token, "/api/events/mini/question-options/", &[V1]).await;
         assert_eq!(
             options.body["results"],
-            json!([{"id": 10, "question": 1, "answer": {"en": "Beginner"}, "position": 0},
-                   {"id": 11, "question": 1, "answer": {"en": "Expert"}, "position": 1}])
+            json!([{"id": 10, "question": 1, "answer": {"en": "Beginner"}, "position": 0, "identifier": null},
+                   {"id": 11, "question": 1, "answer": {"en": "Expert"}, "position": 1, "identifier": null}])
         );
     }
     // Reviewers: questions shown to reviewers (2 is not), public fields.
@@ -58,8 +58,8 @@ async fn v1_questions_and_options_for_every_role() {
     let level = &orga.body["results"][1];
     assert_eq!(
         level["options"],
-        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0},
-               {"id": 11, "answer": {"en": "Expert"}, "position": 1}])
+        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0, "identifier": null},
+               {"id": 11, "answer": {"en": "Expert"}, "position": 1, "identifier": null}])
     );
     assert_eq!(
         (
@@ -105,7 +105,7 @@ async fn v1_questions_and_options_for_every_role() {
     .await;
     assert_eq!(
         lang.body,
-        json!({"id": 10, "question": 1, "answer": "Beginner", "position": 0})
+        json!({"id": 10, "question": 1, "answer": "Beginner", "position": 0, "identifier": null})
     );
     for (query, parameter) in [("variant=bogus", "variant"), ("target=review", "target")] {
         let reply = get(

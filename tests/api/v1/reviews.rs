@@ -189,6 +189,7 @@ async fn v1_reviews_expand_as_pretalx_and_reviewers_see_no_secrets_through_it() 
                    "code": "PUB1", "title": "Public Talk", "speakers": ["SPK1"],
                    "submission_type": 1, "track": 1, "tags": [1, 2], "state": "confirmed",
                    "abstract": "", "description": "", "duration": 30, "slot_count": 1,
+                   "attendee_signup_required": null, "attendee_signup_capacity": null, "signup_status": null,
                    "content_locale": "en", "do_not_record": false, "image": null,
                    "resources": [review.body["submission"]["resources"][0].clone()],
                    "answers": []},

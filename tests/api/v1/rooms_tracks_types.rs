@@ -28,14 +28,15 @@ async fn v1_rooms_tracks_and_types_for_every_role() {
         assert_eq!(
             track.body,
             json!({"id": 1, "name": {"en": "Main"}, "description": {}, "color": "#000000",
-                   "position": null, "requires_access_code": false}),
+                   "position": null, "requires_access_code": false,
+                   "attendee_signup_required": false}),
             "{token:?}"
         );
         let kinds = get(&server, token, "/api/events/mini/submission-types/", &[V1]).await;
         assert_eq!(
             kinds.body["results"],
             json!([{"id": 1, "name": {"en": "Talk"}, "default_duration": 30, "deadline": null,
-                    "requires_access_code": false}]),
+                    "requires_access_code": false, "attendee_signup_required": false}]),
             "{token:?}"
         );
     }

@@ -301,8 +301,8 @@ async fn expand_on_questions_and_options() {
     .await;
     assert_eq!(
         question.body["options"],
-        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0},
-               {"id": 11, "answer": {"en": "Expert"}, "position": 1}])
+        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0, "identifier": null},
+               {"id": 11, "answer": {"en": "Expert"}, "position": 1, "identifier": null}])
     );
     assert_eq!(question.body["tracks"][0]["id"], 1);
     assert_eq!(question.body["submission_types"], json!([]));

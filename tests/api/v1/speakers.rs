@@ -8,7 +8,7 @@ use serde_json::json;
 async fn v1_speakers_for_every_role() {
     let server = TestServer::start(&[submissions_dataset()]).await;
     let public = json!({"code": "SPK1", "name": "Ada Speaker", "biography": "Ada's bio",
-                        "submissions": ["PUB1"], "avatar_url": "", "answers": []});
+                        "submissions": ["PUB1"], "avatar_url": null, "answers": []});
     for token in [None, Some("nobody-token")] {
         let list = get(&server, token, "/api/events/mini/speakers/", &[V1]).await;
         assert_eq!(list.body["results"], json!([public]), "{token:?}");
@@ -31,7 +31,7 @@ async fn v1_speakers_for_every_role() {
     assert_eq!(
         orga.body,
         json!({"code": "SPK2", "name": "Bob Talker", "biography": "Bob's bio",
-               "submissions": ["SUB2", "SUB3"], "avatar_url": "", "answers": [],
+               "submissions": ["SUB2", "SUB3"], "avatar_url": null, "answers": [],
                "email": "bob@mini.example", "timezone": "UTC", "locale": "en",
                "has_arrived": false, "availabilities": [], "internal_notes": null})
     );
