@@ -66,6 +66,12 @@ is done with a comment numbered as here (docs/testing.md, "Tests", lists them to
 12. the talk detail of a submission that is no talk: pretalx serves it to
     organisers (reference 3.6.1), the contract answers 404 (behaviour.md
     6): checked as such.
+13. answers pretalx shows only nested (to an inactive question, in the
+    organisers' submissions with `questions=all`; to a reviewers' question,
+    in each review): the mirror keeps them (docs/sync.md), and the contract
+    lists every answer a role may see in `answers/`: confapi's organiser
+    and reviewer lists are compared without them, after checking that they
+    are exactly those pretalx nests for that role.
 
 Prints "pretalx2024 e2e (sqlite|postgres): N passed, N failed".
 """
@@ -383,6 +389,28 @@ def compare_everything(mine, theirs, mine_root, theirs_root, tokens):
         hidden = {item[key] for item in every(f"{theirs}/{path}/?limit=1000", tokens["organiser"])} - public
         probes[name] = [min(p) for p in (public, hidden) if p]
     probes["talks"] = probes["talks"][:1]
+    # (13) Answers pretalx 2024 shows only nested: its answers/ leaves out
+    # the answers to inactive questions and to reviewers' questions (its
+    # default question manager); they are in the organisers' submissions
+    # (questions=all) and in each review. The mirror keeps them (and marks
+    # such a question inactive unless it asks reviewers: docs/sync.md), and
+    # the contract lists every answer a role may see (behaviour.md 6):
+    # confapi's answers lists hold them beside pretalx's, exactly those
+    # pretalx nests (for the reviewer: in the reviews pretalx shows them).
+    listed = {a["id"] for a in every(f"{theirs}/answers/?limit=1000", tokens["organiser"])}
+
+    def nested_answers(token):
+        found = {}
+        for s in every(f"{theirs}/submissions/?limit=1000&questions=all", token):
+            found.update((a["id"], a) for a in s["answers"] if a["id"] not in listed)
+        for r in every(f"{theirs}/reviews/?limit=1000", token):
+            found.update((a["id"], a) for a in r.get("answers", []) if a["id"] not in listed)
+        return found
+    nested = {"organiser": nested_answers(tokens["organiser"])}
+    nested["reviewer"] = {i: a for i, a in nested_answers(tokens["reviewer"]).items() if a["review"]}
+    check("pretalx shows answers only nested, to an inactive question and on reviews",
+          any(a["submission"] for a in nested["organiser"].values())
+          and any(a["review"] for a in nested["organiser"].values()), sorted(nested["organiser"]))
     # anon=1: the anonymised proposal.
     real = {s["code"]: s["title"] for s in every(f"{theirs}/submissions/?limit=1000", tokens["organiser"])}
     probes["submissions (anon=1)"] = sorted(
@@ -415,6 +443,13 @@ def compare_everything(mine, theirs, mine_root, theirs_root, tokens):
                 check("anonymous: pretalx shows the public answers on submissions that are no "
                       "public talks (the contract does not)", len(shown) < len(their_list))
                 their_list = shown
+            if role in nested and name == "answers":
+                # (13) what pretalx shows only nested
+                theirs_ids = {item[key] for item in their_list}
+                extra = {item[key]: answer(item) for item in mine_list if item[key] not in theirs_ids}
+                diff(f"{role}: the mirror's answers beyond pretalx's list are those pretalx shows "
+                     "only nested", extra, {i: answer(a) for i, a in nested[role].items()})
+                mine_list = [item for item in mine_list if item[key] in theirs_ids]
             if name == "questions":
                 limits = {q["id"]: (q["tracks"], q["submission_types"]) for q in mine_list}
                 check(f"{role}: the mirror's questions are limited to no track or type "

@@ -19,7 +19,8 @@ script makes one for each role the tests compare:
 - and the public (no token).
 
 It adds what create_test_event leaves out (questions with answers, one not
-public, one for speakers; a tag; resources; availabilities; review texts;
+public, one for speakers, an inactive one and one to reviewers, whose
+answers pretalx shows only nested; a tag; resources; availabilities; review texts;
 notes; an empty abstract and biography, which pretalx sends as `null`;
 an anonymised proposal; review assignments) and writes DIR/facts.json (mode 0600): the tokens and
 what no API answer shows (users' codes and e-mail addresses, teams, the
@@ -125,6 +126,22 @@ with scopes_disabled(), freeze_time("{now}"):
     for i, sub in enumerate(talks[:2] + others[:2]):
         speaker = sub.speakers.order_by("pk").first()
         Answer.objects.create(question=shirt, person=speaker, answer=["S", "M", "L", "XL"][i])
+    # Answers pretalx 2024 shows only nested (its questions/ and answers/
+    # leave their questions out): to an inactive question, in the
+    # organisers' submissions with ?questions=all; to a reviewers'
+    # question, in each review (written after the reviews below).
+    retired = Question.objects.create(
+        event=event, question="Retired question", variant="string", target="submission",
+        question_required="optional", is_public=False, active=False, position=4,
+    )
+    for i, sub in enumerate(talks[:2] + others[:1]):
+        Answer.objects.create(question=retired, submission=sub, answer=f"Old answer {{i}}")
+    confidence = Question.objects.create(
+        event=event, question="Reviewer confidence", variant="choices", target="reviewer",
+        question_required="optional", is_public=False, position=5,
+    )
+    levels = [AnswerOption.objects.create(question=confidence, answer=a, position=i)
+              for i, a in enumerate(["Low", "High"])]
     tag = Tag.objects.create(event=event, tag="keynote", color="#aa3300")
     for sub in subs[::10]:
         sub.tags.add(tag)
@@ -156,6 +173,10 @@ with scopes_disabled(), freeze_time("{now}"):
     for review in event.reviews.order_by("pk")[:5]:
         review.text = f"Review {{review.pk}}: solid."
         review.save()
+    for i, review in enumerate(event.reviews.order_by("pk")[:3]):
+        answer = Answer.objects.create(question=confidence, review=review,
+                                       answer=levels[i % 2].answer)
+        answer.options.add(levels[i % 2])
     # create_test_event's three reviewers wrote reviews but are in no team:
     # they join its reviewer team. The token is the one who reviewed all.
     reviewers = list(User.objects.filter(reviews__submission__event=event).distinct().order_by("pk"))

@@ -55,7 +55,8 @@ pub async fn read_event(
     };
     // A few lists at a time: fast, and gentle on a slow upstream.
     let (submissions, anonymised, talks, public_talks, public_questions) = tokio::try_join!(
-        list("submissions/", false),
+        // Every answer, also to inactive questions (shown only here).
+        list("submissions/?questions=all", false),
         list("submissions/?anon=1", false),
         list("talks/", false),
         public("talks/"),
@@ -83,6 +84,94 @@ pub async fn read_event(
         rooms,
         tags,
     })
+}
+
+/// The answers pretalx 2024 shows only nested: its answers/ leaves out the
+/// answers to inactive questions and to questions for reviewers, which
+/// appear in the organisers' submissions (`?questions=all`) and in each
+/// review. So a listed question that is not for reviewers and has such an
+/// answer is inactive. A question not listed at all (a token that may not
+/// see it) is known by id and text only: the rest takes the safe defaults
+/// (not public, not shown to reviewers, optional; `choices` when its
+/// answers name options, else `text`), inactive unless it asks reviewers.
+fn nested_answers(raw: &RawEvent, lists: &mut mapping::Lists) -> Result<(), SyncError> {
+    let mut answers: HashSet<i64> = HashSet::new();
+    for answer in &lists.answers {
+        answers.extend(answer["id"].as_i64());
+    }
+    let mut questions: BTreeMap<i64, Value> = BTreeMap::new();
+    let listed: HashSet<i64> = lists
+        .questions
+        .iter()
+        .filter_map(|q| q["id"].as_i64())
+        .collect();
+    let nested = raw
+        .submissions
+        .items()
+        .map(|item| (item, "submission"))
+        .chain(raw.reviews.items().map(|item| (item, "reviewer")));
+    for (owner, target) in nested {
+        if owner.value.get("answers").is_none() {
+            continue;
+        }
+        for item in owner.list("answers")? {
+            let id = item.i64("id")?;
+            if !answers.insert(id) {
+                continue;
+            }
+            let question = item.object("question")?;
+            let question_id = question.i64("id")?;
+            let mut option_ids = Vec::new();
+            let mut options = Vec::new();
+            for option in item.list("options")? {
+                option_ids.push(option.i64("id")?);
+                options.push(json!({"id": option.i64("id")?, "answer": option.raw("answer")?}));
+            }
+            if listed.contains(&question_id) {
+                let listed = lists
+                    .questions
+                    .iter_mut()
+                    .find(|q| q["id"] == question_id)
+                    .expect("a listed question");
+                if listed["target"] != "reviewer" {
+                    listed["active"] = json!(false);
+                }
+            } else {
+                let entry = questions.entry(question_id).or_insert_with(|| {
+                    json!({"id": question_id, "variant": "text", "target": target,
+                           "question": question.value["question"].clone(),
+                           "question_required": "optional", "options": [],
+                           "is_public": false, "is_visible_to_reviewers": false,
+                           "active": target == "reviewer"})
+                });
+                let known = entry["options"].as_array_mut().expect("options is a list");
+                for option in options {
+                    if !known.iter().any(|o| o["id"] == option["id"]) {
+                        known.push(option);
+                    }
+                }
+                if !known.is_empty() {
+                    entry["variant"] = json!("choices");
+                }
+            }
+            let mut answer = mapping::answer(
+                &item,
+                id,
+                question_id,
+                item.str("answer")?.into(),
+                item.opt_str("answer_file")?.map(str::to_string),
+            )?;
+            answer.insert("options".into(), json!(option_ids));
+            lists.answers.push(Value::Object(answer));
+        }
+    }
+    // After the listed ones, in the position order pretalx would give them.
+    let next = lists.questions.len();
+    for (offset, mut question) in questions.into_values().enumerate() {
+        question["position"] = json!(next + offset);
+        lists.questions.push(question);
+    }
+    Ok(())
 }
 
 /// Maps one event to its dataset document. `users` collects the speakers
@@ -284,6 +373,8 @@ pub fn map_event(
         answer.insert("options".into(), json!(options));
         lists.answers.push(Value::Object(answer));
     }
+
+    nested_answers(raw, &mut lists)?;
 
     for item in raw.reviews.items() {
         // The legacy API names the reviewer, it does not give their code.
@@ -691,6 +782,88 @@ mod tests {
     fn the_mapped_2024_event_validates_like_an_import() {
         let mut users = BTreeMap::new();
         let event = map_event(&raw_2024(), &mut users, &reviewers_2024()).unwrap();
+        let access = json!({"users": [{"code": "REV1", "name": "Review User",
+                                       "email": "review@example.org"}]});
+        let document = super::super::access::merge(&access, users, vec![event]).unwrap();
+        crate::dataset::validate::parse_value(&document).unwrap_or_else(|problems| {
+            panic!(
+                "{:?}",
+                problems.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            )
+        });
+    }
+
+    /// pretalx 2024's questions/ and answers/ leave out inactive questions
+    /// and questions to reviewers; their answers it shows only nested: in
+    /// the organisers' submissions (`?questions=all`) and in each review.
+    #[test]
+    fn answers_pretalx_2024_shows_only_nested_are_mirrored_with_their_questions() {
+        let mut raw = raw_2024();
+        let inactive = json!({"id": 7, "question": {"id": 5, "question": {"en": "Retired?"}},
+                              "answer": "yes", "answer_file": null, "submission": "A9WPEM",
+                              "review": null, "person": null, "options": []});
+        let listed = raw.answers.pages[0].1[0].clone();
+        // An answer to the listed question 2 that answers/ leaves out: 2 is inactive.
+        let mut to_listed = listed.clone();
+        to_listed["id"] = json!(9);
+        raw.submissions.pages[0].1[0]["answers"] = json!([listed, inactive, to_listed]);
+        let on_review = json!({"id": 8, "question": {"id": 6, "question": {"en": "Confident?"}},
+                               "answer": "Very", "answer_file": null, "submission": null,
+                               "review": 1, "person": null,
+                               "options": [{"id": 4, "answer": {"en": "Very"}}]});
+        raw.reviews.pages[0].1[0]["answers"] = json!([on_review]);
+        let mut users = BTreeMap::new();
+        let event = map_event(&raw, &mut users, &reviewers_2024()).unwrap();
+        assert_eq!(
+            field(&event, "answers", "id"),
+            vec![json!(3), json!(7), json!(9), json!(8)]
+        );
+        assert_eq!(
+            event["answers"][1],
+            json!({"id": 7, "question": 5, "answer": "yes", "answer_file": null,
+                   "submission": "A9WPEM", "person": null, "review": null, "options": []})
+        );
+        assert_eq!(
+            event["answers"][3],
+            json!({"id": 8, "question": 6, "answer": "Very", "answer_file": null,
+                   "submission": null, "person": null, "review": 1, "options": [4]})
+        );
+        // What the nesting does not say is the safe default: not public,
+        // not shown to reviewers, optional.
+        let questions: Vec<&Value> = event["questions"].as_array().unwrap().iter().collect();
+        assert_eq!(
+            field(&event, "questions", "id"),
+            vec![json!(2), json!(5), json!(6)]
+        );
+        assert_eq!(questions[0]["active"], json!(false));
+        assert_eq!(
+            (
+                &questions[1]["target"],
+                &questions[1]["active"],
+                &questions[1]["variant"]
+            ),
+            (&json!("submission"), &json!(false), &json!("text"))
+        );
+        assert_eq!(
+            (
+                &questions[2]["target"],
+                &questions[2]["active"],
+                &questions[2]["variant"]
+            ),
+            (&json!("reviewer"), &json!(true), &json!("choices"))
+        );
+        assert_eq!(
+            questions[2]["options"],
+            json!([{"id": 4, "answer": {"en": "Very"}}])
+        );
+        for question in &questions[1..] {
+            assert_eq!(
+                (&question["is_public"], &question["is_visible_to_reviewers"]),
+                (&json!(false), &json!(false)),
+                "{question}"
+            );
+        }
+        // And it validates as an import.
         let access = json!({"users": [{"code": "REV1", "name": "Review User",
                                        "email": "review@example.org"}]});
         let document = super::super::access::merge(&access, users, vec![event]).unwrap();
