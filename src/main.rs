@@ -738,6 +738,9 @@ async fn sync_rounds(
                         status.as_u16()
                     );
                 }
+                for note in &round.notes {
+                    eprintln!("{note}");
+                }
                 let done = &round.import;
                 if done.records_written == 0 {
                     eprintln!(

@@ -15,6 +15,9 @@ pub mod upstream;
 pub mod upstream_exports;
 pub mod v1;
 
+#[cfg(test)]
+mod round_tests;
+
 pub use error::SyncError;
 
 use std::collections::BTreeMap;
@@ -59,6 +62,9 @@ pub struct Round {
     /// status that refused them; not mirrored (and so deleted from the
     /// mirror by a sync of every event).
     pub skipped: Vec<(String, StatusCode)>,
+    /// What the operator should know about a round that succeeded (one
+    /// line each, printed as they are).
+    pub notes: Vec<String>,
 }
 
 /// One sync round. `progress` is told the requests made so far.
@@ -99,9 +105,32 @@ pub async fn run_once(
     let mut seen_users = BTreeMap::new();
     let mut events = Vec::new();
     let mut skipped = Vec::new();
+    let mut notes = Vec::new();
     if api == Api::V1 {
         let teams = match &options.organiser {
-            Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
+            Some(organiser) => match v1::read_teams(&client, organiser, &requests).await {
+                Ok(teams) => Some(teams),
+                // pretalx 2026.2 answers organiser-level endpoints only to
+                // a token that covers every event of the organiser: an
+                // event-bound token still reads its events. The teams are
+                // then the access file's, as without --organiser.
+                Err(SyncError {
+                    refused: Some(status @ (StatusCode::FORBIDDEN | StatusCode::UNAUTHORIZED)),
+                    ..
+                }) => {
+                    let url = client.url(&format!("/api/organisers/{organiser}/teams/"));
+                    let note = format!(
+                        "teams: GET {url} answered {} (pretalx 2026.2 shows organiser-level \
+                         endpoints only to tokens that cover every event of the organiser): \
+                         the teams come from the access file",
+                        status.as_u16()
+                    );
+                    tracing::debug!(%status, "teams refused");
+                    notes.push(note);
+                    None
+                }
+                Err(err) => return Err(err),
+            },
             None => None,
         };
         let mut legacy = client::Client::new(
@@ -189,7 +218,11 @@ pub async fn run_once(
         .import_with(&dataset, import, None)
         .await
         .map_err(|e| SyncError::plain(format!("cannot write the mirror: {e}")))?;
-    Ok(Round { import, skipped })
+    Ok(Round {
+        import,
+        skipped,
+        notes,
+    })
 }
 
 /// An event that refused the token is skipped when the upstream listed it,

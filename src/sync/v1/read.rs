@@ -252,6 +252,10 @@ pub async fn read_teams(
     organiser: &str,
     requests: &(dyn Fn() + Sync),
 ) -> Result<Fetched, SyncError> {
-    let path = format!("/api/organisers/{organiser}/teams/?expand=members");
-    fetch_pages(client, &path, PAGE, false, requests).await
+    fetch_pages(client, &teams_path(organiser), PAGE, false, requests).await
+}
+
+/// Where an organiser's teams are listed (with their members).
+fn teams_path(organiser: &str) -> String {
+    format!("/api/organisers/{organiser}/teams/?expand=members")
 }
