@@ -44,6 +44,28 @@ impl Fake {
             no_limit_offset: false,
         }
     }
+
+    fn pretalx_2026_3() -> Self {
+        Fake {
+            root: Some(
+                json!({"name": "pretalx", "version": "2026.3.0", "api_version": "v2",
+                              "urls": {"events": "https://pretalx.example/api/events/"}}),
+            ),
+            versions: vec!["v2", "v-next", "v1"],
+            no_limit_offset: true,
+            ..Self::pretalx_2026_2()
+        }
+    }
+
+    fn pretalx_2025() -> Self {
+        Fake {
+            root: None,
+            versions: vec!["v1", "DEV_PREVIEW", "LEGACY"],
+            teams: StatusCode::OK,
+            per_page: 1,
+            no_limit_offset: false,
+        }
+    }
 }
 
 /// Every request the fake answered: path and query, `Pretalx-Version`,
@@ -392,4 +414,141 @@ async fn an_unknown_organiser_still_fails_the_round() {
     .await
     .unwrap_err();
     assert!(err.message.contains("/api/organisers/org/teams/"), "{err}");
+}
+
+/// The requests of the versioned API (not `GET /api/`, not the legacy
+/// format's times, not the exports).
+fn versioned(asked: &Asked) -> Vec<(String, Option<String>)> {
+    asked
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(path, version, _)| {
+            path.starts_with("/api/") && path != "/api/" && version.as_deref() != Some("LEGACY")
+        })
+        .map(|(path, version, _)| (path.clone(), version.clone()))
+        .collect()
+}
+
+/// Every submission and room made it, through pages of one.
+async fn assert_everything_mirrored(store: &dyn crate::storage::Store) {
+    let event = mirrored(store).await;
+    let codes: Vec<&str> = event["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["ABC123", "DEF456"]);
+    assert_eq!(event["rooms"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn pretalx_2026_2_is_read_through_v2_by_its_next_links() {
+    let (origin, asked) = serve(Fake::pretalx_2026_2()).await;
+    let (_dir, store) = mirror().await;
+    let round = run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .unwrap();
+    assert_eq!(round.release.as_ref().unwrap().version, "2026.2.1");
+    assert_eq!(round.version, Some("v2"));
+    let first = asked.lock().unwrap()[0].clone();
+    assert_eq!(
+        first,
+        ("/api/".to_string(), None, false),
+        "asked first, anonymously and without a version (a token is pinned to the first it sees)"
+    );
+    let read = versioned(&asked);
+    assert!(read.len() > 10);
+    for (path, version) in &read {
+        assert_eq!(version.as_deref(), Some("v2"), "{path}");
+        assert!(
+            !path.contains("limit=") && !path.contains("offset="),
+            "{path}"
+        );
+    }
+    // Pages of one: the second page of each two-item list comes from `next`.
+    assert!(read
+        .iter()
+        .any(|(p, _)| p.starts_with("/api/events/conf/rooms/") && p.contains("page=2")));
+    assert!(read
+        .iter()
+        .any(|(p, _)| p.starts_with("/api/events/conf/submissions/") && p.contains("page=2")));
+    assert_everything_mirrored(store.as_ref()).await;
+}
+
+#[tokio::test]
+async fn pretalx_2026_3_without_legacy_and_limit_offset() {
+    let (origin, asked) = serve(Fake::pretalx_2026_3()).await;
+    let (_dir, store) = mirror().await;
+    let round = run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .expect("2026.3's rules do not break the v2 reader");
+    assert_eq!(round.version, Some("v2"));
+    assert!(versioned(&asked)
+        .iter()
+        .all(|(p, _)| !p.contains("limit=") && !p.contains("offset=")));
+    assert_everything_mirrored(store.as_ref()).await;
+    // `created` comes from v2 itself (pretalx 2026.1 and later).
+    let event = mirrored(store.as_ref()).await;
+    assert_eq!(
+        event["submissions"][0]["created"],
+        json!("2026-05-01T08:00:00Z")
+    );
+}
+
+#[tokio::test]
+async fn pretalx_2025_without_get_api_is_read_through_v1_as_before() {
+    let (origin, asked) = serve(Fake::pretalx_2025()).await;
+    let (_dir, store) = mirror().await;
+    let round = run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .unwrap();
+    assert_eq!(round.release, None);
+    assert_eq!(round.version, Some("v1"));
+    assert!(versioned(&asked)
+        .iter()
+        .all(|(_, v)| v.as_deref() == Some("v1")));
+    assert_everything_mirrored(store.as_ref()).await;
+}
+
+#[test]
+fn releases_and_the_api_they_are_read_through() {
+    use crate::sync::upstream::Release;
+    let release = |name: &str, version: &str, api: Option<&str>| Release {
+        name: name.into(),
+        version: version.into(),
+        api_version: api.map(str::to_string),
+    };
+    assert_eq!(
+        release("pretalx", "2026.2.1", Some("v2")).dialect(),
+        Some((Api::V2, "v2"))
+    );
+    // 2026.1 does not know v2 yet.
+    assert_eq!(
+        release("pretalx", "2026.1.0", Some("v1")).dialect(),
+        Some((Api::V1, "v1"))
+    );
+    assert_eq!(
+        release("pretalx", "2026.1.3", None).dialect(),
+        Some((Api::V1, "v1"))
+    );
+    assert_eq!(
+        release("pretalx", "2026.3.0.dev0", None).dialect(),
+        Some((Api::V2, "v2"))
+    );
+    assert_eq!(
+        release("pretalx", "2027.1.0", Some("v3")).dialect(),
+        Some((Api::V2, "v2"))
+    );
+    assert_eq!(
+        release("pretalx", "2025.2.2", None).dialect(),
+        Some((Api::V1, "v1"))
+    );
+    assert_eq!(
+        release("pretalx", "2024.3.1", None).dialect(),
+        Some((Api::Legacy, ""))
+    );
+    assert_eq!(release("confapi", "0.1.0", Some("v2")).dialect(), None);
+    assert_eq!(release("pretalx", "main", None).dialect(), None);
 }
