@@ -99,7 +99,7 @@ pub async fn run_once(
     };
     let known = release.as_ref().and_then(upstream::Release::dialect);
     if let Some(release) = &release {
-        tracing::info!(
+        tracing::debug!(
             name = release.name,
             version = release.version,
             api_version = release.api_version,

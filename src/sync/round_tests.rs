@@ -552,3 +552,23 @@ fn releases_and_the_api_they_are_read_through() {
     assert_eq!(release("confapi", "0.1.0", Some("v2")).dialect(), None);
     assert_eq!(release("pretalx", "main", None).dialect(), None);
 }
+/// A submission's speakers in pretalx's order, not sorted ("ZED9" before
+/// "ADA1"), in the mirror and after a second round.
+#[tokio::test]
+async fn speakers_keep_the_upstreams_order() {
+    let (origin, _) = serve(Fake::pretalx_2026_2()).await;
+    let (_dir, store) = mirror().await;
+    run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .unwrap();
+    let event = mirrored(store.as_ref()).await;
+    assert_eq!(event["submissions"][0]["code"], json!("ABC123"));
+    assert_eq!(event["submissions"][0]["speakers"], json!(["ZED9", "ADA1"]));
+    // A second round keeps it (and writes nothing).
+    let again = run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .unwrap();
+    assert_eq!(again.import.records_written, 0);
+    let event = mirrored(store.as_ref()).await;
+    assert_eq!(event["submissions"][0]["speakers"], json!(["ZED9", "ADA1"]));
+}
