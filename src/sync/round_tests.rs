@@ -16,8 +16,11 @@ use super::*;
 /// What the fake pretalx does.
 #[derive(Clone)]
 struct Fake {
-    /// `GET /api/`'s answer; `None`: an HTML 404 (pretalx 2025.2.2 and older).
+    /// `GET /api/`'s answer; `None`: an HTML error page with `root_status`
+    /// (pretalx 2025.2.2 and older: a 404, or a 500 where that page cannot
+    /// be rendered, as in the 2025.2.2 fixture).
     root: Option<Value>,
+    root_status: StatusCode,
     /// The `Pretalx-Version` values answered; any other is a 400.
     versions: Vec<&'static str>,
     /// What `/api/organisers/org/teams/` answers (pretalx 2026.2: 403 to a
@@ -38,6 +41,7 @@ impl Fake {
                 json!({"name": "pretalx", "version": "2026.2.1", "api_version": "v2",
                               "urls": {"events": "https://pretalx.example/api/events/"}}),
             ),
+            root_status: StatusCode::OK,
             versions: vec!["v2", "v-next", "v1", "LEGACY"],
             teams: StatusCode::OK,
             per_page: 1,
@@ -60,6 +64,8 @@ impl Fake {
     fn pretalx_2025() -> Self {
         Fake {
             root: None,
+            // What the 2025.2.2 fixture answers (its 404 page fails).
+            root_status: StatusCode::INTERNAL_SERVER_ERROR,
             versions: vec!["v1", "DEV_PREVIEW", "LEGACY"],
             teams: StatusCode::OK,
             per_page: 1,
@@ -219,7 +225,7 @@ fn answer(fake: &Fake, uri: &Uri, headers: &HeaderMap) -> Response {
     if path == "/api/" {
         return match &fake.root {
             Some(root) => axum::Json(root.clone()).into_response(),
-            None => (StatusCode::NOT_FOUND, "<html>Not found</html>").into_response(),
+            None => (fake.root_status, "<html>Not found</html>").into_response(),
         };
     }
     if let Some(v) = &version {
@@ -499,6 +505,7 @@ async fn pretalx_2026_3_without_legacy_and_limit_offset() {
 
 #[tokio::test]
 async fn pretalx_2025_without_get_api_is_read_through_v1_as_before() {
+    let started = std::time::Instant::now();
     let (origin, asked) = serve(Fake::pretalx_2025()).await;
     let (_dir, store) = mirror().await;
     let round = run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
@@ -506,10 +513,34 @@ async fn pretalx_2025_without_get_api_is_read_through_v1_as_before() {
         .unwrap();
     assert_eq!(round.release, None);
     assert_eq!(round.version, Some("v1"));
+    // Asked once: an error page there is no failure to retry.
+    let probes = asked
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(p, _, _)| p == "/api/")
+        .count();
+    assert_eq!(probes, 1);
     assert!(versioned(&asked)
         .iter()
         .all(|(_, v)| v.as_deref() == Some("v1")));
     assert_everything_mirrored(store.as_ref()).await;
+    // No backoff spent on it (five attempts would wait 7.5 s).
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // An HTML 404 there, as pretalx 2025.2.2 answers in production.
+    let (origin, _) = serve(Fake {
+        root_status: StatusCode::NOT_FOUND,
+        ..Fake::pretalx_2025()
+    })
+    .await;
+    let round = run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .unwrap();
+    assert_eq!((round.release, round.version), (None, Some("v1")));
 }
 
 #[test]
