@@ -109,12 +109,16 @@ enum Command {
         /// Seconds before a request to the upstream is given up (then retried).
         #[arg(long, default_value_t = 30)]
         timeout: u64,
-        /// The upstream's API: pretalx 2025's versioned `v1`, the `legacy` one
-        /// (pretalx 2024.x, confapi), or `auto` (v1 where the upstream has it).
+        /// The upstream's API: pretalx's versioned API as `v2` (pretalx 2026.2
+        /// and later) or `v1` (2025.x, 2026.x), the `legacy` one (pretalx
+        /// 2024.x, confapi), or `auto` (the release pretalx names at `GET
+        /// /api/`, else v1 where the upstream has it).
         #[arg(long, value_enum, default_value_t = confapi::sync::Api::Auto)]
         api: confapi::sync::Api,
-        /// With v1: the pretalx organiser (its slug) whose teams to mirror;
-        /// the token's user must be allowed to see them.
+        /// With v1 or v2: the pretalx organiser (its slug) whose teams to
+        /// mirror; where the upstream refuses the token its teams (pretalx
+        /// 2026.2: a token bound to some events), they come from the access
+        /// file, with one line saying so.
         #[arg(long)]
         organiser: Option<String>,
         /// A PEM file of one or more CA certificates to trust for an https
@@ -737,6 +741,9 @@ async fn sync_rounds(
                         "skipped: {slug} ({}: the token may not read it)",
                         status.as_u16()
                     );
+                }
+                for note in &round.notes {
+                    eprintln!("{note}");
                 }
                 let done = &round.import;
                 if done.records_written == 0 {

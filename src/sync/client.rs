@@ -148,6 +148,42 @@ impl Client {
         self.get_parsed(url, anonymous, refused, parse_json).await
     }
 
+    /// One GET of `url`, without retries, for a question the upstream may
+    /// not answer at all (`GET /api/`: pretalx 2025.2.2 answers a 404 page,
+    /// or a 500 where that page cannot be rendered): the JSON of a 2xx
+    /// answer, else `None`, also for a network error or timeout (the next
+    /// request meets it again, with retries). A refused certificate is
+    /// still an error, at once.
+    pub async fn probe_json(&self, url: &str, anonymous: bool) -> Result<Option<Value>, SyncError> {
+        let client = if anonymous {
+            &self.anonymous
+        } else {
+            &self.http
+        };
+        let mut request = client.get(url).header("Accept", "application/json");
+        if let Some(version) = self.version {
+            request = request.header("Pretalx-Version", version);
+        }
+        match request.send().await {
+            Err(err) => match certificate_problem(&err) {
+                Some(problem) => Err(SyncError::at(url, problem)),
+                None => {
+                    tracing::debug!(url, problem = %without_url(&err), "probe failed");
+                    Ok(None)
+                }
+            },
+            Ok(response) if response.status().is_success() => Ok(response
+                .bytes()
+                .await
+                .ok()
+                .and_then(|body| serde_json::from_slice(&body).ok())),
+            Ok(response) => {
+                tracing::debug!(url, status = %response.status(), "probe not answered");
+                Ok(None)
+            }
+        }
+    }
+
     /// GETs `url` and reads the body with `parse` (an unreadable body is
     /// retried like a failed request); an answer with one of the `refused`
     /// statuses is `None`.

@@ -15,6 +15,9 @@ pub mod upstream;
 pub mod upstream_exports;
 pub mod v1;
 
+#[cfg(test)]
+mod round_tests;
+
 pub use error::SyncError;
 
 use std::collections::BTreeMap;
@@ -43,12 +46,17 @@ pub struct Options {
 /// Which pretalx API generation the upstream is read through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Api {
-    /// Ask the upstream: v1 where it has it (pretalx 2025.1 and later).
+    /// Ask the upstream: its release at `GET /api/` (pretalx 2026 and
+    /// later), else v1 where it has it (pretalx 2025.1 and later).
     Auto,
     /// pretalx 2024.x, and confapi itself.
     Legacy,
-    /// pretalx's versioned API (`Pretalx-Version: v1`).
+    /// pretalx's versioned API (`Pretalx-Version: v1`; pretalx 2025.1 to
+    /// 2026.x).
     V1,
+    /// pretalx's versioned API (`Pretalx-Version: v2`; pretalx 2026.2 and
+    /// later): v1's shapes for everything confapi reads.
+    V2,
 }
 
 /// What a round did: the import, and the listed events it skipped.
@@ -59,6 +67,14 @@ pub struct Round {
     /// status that refused them; not mirrored (and so deleted from the
     /// mirror by a sync of every event).
     pub skipped: Vec<(String, StatusCode)>,
+    /// What the operator should know about a round that succeeded (one
+    /// line each, printed as they are).
+    pub notes: Vec<String>,
+    /// What the upstream said it is at `GET /api/`, if it answered.
+    pub release: Option<upstream::Release>,
+    /// The `Pretalx-Version` the versioned API was read through (`None`:
+    /// the legacy API).
+    pub version: Option<&'static str>,
 }
 
 /// One sync round. `progress` is told the requests made so far.
@@ -75,21 +91,53 @@ pub async fn run_once(
     )?;
     let count = AtomicU64::new(0);
     let requests = || progress(count.fetch_add(1, Ordering::Relaxed) + 1);
-    if options.api != Api::Legacy {
+    // What the upstream says it is (pretalx 2026 and later): that decides
+    // the reader and the version asked for. Older ones say nothing there.
+    let release = match options.api {
+        Api::Auto => upstream::fetch_release(&client, &requests).await?,
+        _ => None,
+    };
+    let known = release.as_ref().and_then(upstream::Release::dialect);
+    if let Some(release) = &release {
+        tracing::debug!(
+            name = release.name,
+            version = release.version,
+            api_version = release.api_version,
+            read_through = ?known,
+            "upstream release"
+        );
+    }
+    let version = match (options.api, known) {
+        (Api::V2, _) => "v2",
+        (Api::Auto, Some((Api::V1 | Api::V2, version))) => version,
+        _ => v1::VERSION,
+    };
+    if options.api != Api::Legacy && known.map(|(api, _)| api) != Some(Api::Legacy) {
         // From the first request on (pretalx pins a new token to the version
         // it first sees), and for the probe: a token pinned to the legacy
         // version would be refused there. Legacy servers ignore the header.
-        client.set_version(v1::VERSION);
+        client.set_version(version);
     }
+    // The versioned API lists events in one bare list; its paging, where
+    // any, is what `next` says (pretalx 2026.3 has no limit/offset).
+    let versioned =
+        matches!(options.api, Api::V1 | Api::V2) || matches!(known, Some((Api::V1 | Api::V2, _)));
     let slugs = if options.events.is_empty() {
-        let list = upstream::fetch_list(&client, "/api/events/", false, &requests).await?;
+        let list = if versioned {
+            upstream::fetch_pages(&client, "/api/events/", "", false, &requests).await?
+        } else {
+            upstream::fetch_list(&client, "/api/events/", false, &requests).await?
+        };
         list.items()
             .map(|item| item_slug(&item))
             .collect::<Result<Vec<_>, _>>()?
     } else {
         options.events.clone()
     };
-    let api = detect_api(&client, options.api, &slugs, &requests).await?;
+    let api = match known {
+        Some((api, _)) => api,
+        None => detect_api(&client, options.api, &slugs, &requests).await?,
+    };
     if api == Api::Legacy && options.organiser.is_some() {
         return Err(SyncError::plain(
             "--organiser needs pretalx's versioned API (the legacy API shows no teams)",
@@ -99,9 +147,32 @@ pub async fn run_once(
     let mut seen_users = BTreeMap::new();
     let mut events = Vec::new();
     let mut skipped = Vec::new();
-    if api == Api::V1 {
+    let mut notes = Vec::new();
+    if api != Api::Legacy {
         let teams = match &options.organiser {
-            Some(organiser) => Some(v1::read_teams(&client, organiser, &requests).await?),
+            Some(organiser) => match v1::read_teams(&client, organiser, &requests).await {
+                Ok(teams) => Some(teams),
+                // pretalx 2026.2 answers organiser-level endpoints only to
+                // a token that covers every event of the organiser: an
+                // event-bound token still reads its events. The teams are
+                // then the access file's, as without --organiser.
+                Err(SyncError {
+                    refused: Some(status @ (StatusCode::FORBIDDEN | StatusCode::UNAUTHORIZED)),
+                    ..
+                }) => {
+                    let url = client.url(&format!("/api/organisers/{organiser}/teams/"));
+                    let note = format!(
+                        "teams: GET {url} answered {} (pretalx 2026.2 shows organiser-level \
+                         endpoints only to tokens that cover every event of the organiser): \
+                         the teams come from the access file",
+                        status.as_u16()
+                    );
+                    tracing::debug!(%status, "teams refused");
+                    notes.push(note);
+                    None
+                }
+                Err(err) => return Err(err),
+            },
             None => None,
         };
         let mut legacy = client::Client::new(
@@ -189,7 +260,13 @@ pub async fn run_once(
         .import_with(&dataset, import, None)
         .await
         .map_err(|e| SyncError::plain(format!("cannot write the mirror: {e}")))?;
-    Ok(Round { import, skipped })
+    Ok(Round {
+        import,
+        skipped,
+        notes,
+        release,
+        version: (api != Api::Legacy).then_some(version),
+    })
 }
 
 /// An event that refused the token is skipped when the upstream listed it,
@@ -230,6 +307,7 @@ async fn detect_api(
     }
     for slug in slugs {
         match v1::speaks_v1(client, slug).await {
+            // pretalx 2025, which has no `GET /api/`: v1 is its newest.
             Ok(Some(true)) => return Ok(Api::V1),
             Ok(Some(false)) => return Ok(Api::Legacy),
             Ok(None) => {}

@@ -211,7 +211,75 @@ pub async fn fetch_list(
     fetch_pages(client, path, PAGE, anonymous, requests).await
 }
 
-/// Every page of a list, asking for `page` (`limit=N` or `page_size=N`).
+/// What an upstream says it is at `GET /api/` (pretalx 2026.1 and later,
+/// and confapi): `{"name", "version", "api_version", "urls"}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Release {
+    pub name: String,
+    pub version: String,
+    pub api_version: Option<String>,
+}
+
+impl Release {
+    /// The reader and the `Pretalx-Version` a pretalx release is read
+    /// through: 2026.x the versioned API in the version it names as its
+    /// own (`v2` from 2026.2 on, `v1` in 2026.1; a version newer than
+    /// confapi knows: `v2`), 2025.x `v1`, 2024.x and older the legacy API
+    /// (no header). `None` for anything that is not pretalx, or a release
+    /// that cannot be read: the caller asks the old way.
+    pub fn dialect(&self) -> Option<(super::Api, &'static str)> {
+        if !self.name.eq_ignore_ascii_case("pretalx") {
+            return None;
+        }
+        let mut parts = self.version.split('.');
+        let year: u32 = parts.next()?.parse().ok()?;
+        let minor: u32 = parts
+            .next()
+            .map(|m| {
+                m.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            })
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(0);
+        Some(match year {
+            0..=2024 => (super::Api::Legacy, ""),
+            2025 => (super::Api::V1, "v1"),
+            _ => match self.api_version.as_deref() {
+                Some("v1") => (super::Api::V1, "v1"),
+                Some(_) => (super::Api::V2, "v2"),
+                None if (year, minor) >= (2026, 2) => (super::Api::V2, "v2"),
+                None => (super::Api::V1, "v1"),
+            },
+        })
+    }
+}
+
+/// `GET /api/`, anonymously, without `Pretalx-Version` (a token is
+/// pinned to the first version it is used with) and without retries.
+/// `None` where it is not the JSON pretalx 2026 answers: pretalx 2025.2.2
+/// and older answer an HTML 404 there (a 500 where that page cannot be
+/// rendered, as in the 2025.2.2 fixture).
+pub async fn fetch_release(
+    client: &Client,
+    requests: &(dyn Fn() + Sync),
+) -> Result<Option<Release>, SyncError> {
+    let answer = client.probe_json(&client.url("/api/"), true).await?;
+    requests();
+    let text =
+        |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+    Ok(answer.and_then(|root| {
+        Some(Release {
+            name: text(&root, "name")?,
+            version: text(&root, "version")?,
+            api_version: text(&root, "api_version"),
+        })
+    }))
+}
+
+/// Every page of a list, asking for `page` (`limit=N` or `page_size=N`;
+/// empty: the upstream's default), then following the `next` links the
+/// upstream gives, whatever paging they use.
 /// A plain JSON list (pretalx 2025's event list) is one page.
 pub(crate) async fn fetch_pages(
     client: &Client,
@@ -220,8 +288,12 @@ pub(crate) async fn fetch_pages(
     anonymous: bool,
     requests: &(dyn Fn() + Sync),
 ) -> Result<Fetched, SyncError> {
-    let separator = if path.contains('?') { '&' } else { '?' };
-    let mut url = client.url(&format!("{path}{separator}{page}"));
+    let mut url = if page.is_empty() {
+        client.url(path)
+    } else {
+        let separator = if path.contains('?') { '&' } else { '?' };
+        client.url(&format!("{path}{separator}{page}"))
+    };
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     loop {

@@ -9,8 +9,10 @@ use crate::sync::client::Client;
 use crate::sync::error::SyncError;
 use crate::sync::upstream::{fetch_event, fetch_pages, Fetched};
 
-/// The version every request names: answers keep this shape whatever the
-/// token's own default version is.
+/// The version every request names unless the upstream's release asks
+/// for another (`v2` from pretalx 2026.2 on: the same shapes for what is
+/// read here): answers keep this shape whatever the token's own default
+/// version is.
 pub const VERSION: &str = "v1";
 /// pretalx 2025 still answers its submission and review lists in the
 /// legacy format when asked; only there do they show when they were made.
@@ -19,8 +21,10 @@ pub const LEGACY_VERSION: &str = "LEGACY";
 const LEGACY_PAGE: &str = "limit=250&offset=0";
 /// pretalx caps `page_size` at its `max_pagination_limit` (250 by default).
 const PAGE: &str = "page_size=250";
-/// Rooms are paged by limit and offset, without a cap.
-const ROOM_PAGE: &str = "limit=1000";
+/// Rooms too: pretalx 2025 pages them by limit and offset whatever is
+/// asked (100 a page, with `next` links of that kind, which are followed);
+/// 2026.3 knows only `page` and `page_size`. Never limit/offset from here.
+const ROOM_PAGE: &str = PAGE;
 /// Schedules whose details (and slots) are read at once.
 const SCHEDULES_AT_ONCE: usize = 3;
 
@@ -252,6 +256,10 @@ pub async fn read_teams(
     organiser: &str,
     requests: &(dyn Fn() + Sync),
 ) -> Result<Fetched, SyncError> {
-    let path = format!("/api/organisers/{organiser}/teams/?expand=members");
-    fetch_pages(client, &path, PAGE, false, requests).await
+    fetch_pages(client, &teams_path(organiser), PAGE, false, requests).await
+}
+
+/// Where an organiser's teams are listed (with their members).
+fn teams_path(organiser: &str) -> String {
+    format!("/api/organisers/{organiser}/teams/?expand=members")
 }
