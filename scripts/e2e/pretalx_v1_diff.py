@@ -692,7 +692,7 @@ MAYBE_UNSET_I18N = {"description", "speaker_info", "help_text"}
 # none of them. `created`/`updated` only on submissions (2025's v1 dropped
 # them there; other objects keep theirs).
 FIELDS_2026 = {"og_image", "identifier", "attendee_signup_required", "attendee_signup_capacity",
-               "signup_status", "invitations"}
+               "signup_status", "invitations", "slot_type"}
 SUBMISSION_FIELDS_2026 = {"created", "updated"}
 REVIEWER_SECRETS = {"invitation_token", "review_code", "access_code", "anonymised_data"}
 # What confapi shows organisers only, not reviewers (docs/api.md, "Where
@@ -854,6 +854,7 @@ class Normaliser:
             for obj in kept:
                 if "version" not in obj:
                     obj.pop("is_visible", None)
+                    obj.pop("slot_type", None)  # pretalx 2026's organiser field
         return body
 
     def url(self, value):

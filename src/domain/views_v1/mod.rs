@@ -316,8 +316,11 @@ pub struct OptionView<'a> {
     pub question: Option<Ref<i64, Box<QuestionView<'a>>>>,
     pub answer: Text<'a>,
     pub position: i64,
-    /// pretalx 2026.1; null when the source gave none.
-    pub identifier: Option<&'a str>,
+    /// pretalx 2026.1; null when the source gave none. Left out in an
+    /// organiser's question (pretalx 2026's organiser serializer nests
+    /// options without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identifier: Option<Option<&'a str>>,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -733,7 +736,7 @@ impl<'a> V1Renderer<'a> {
             }),
             answer: self.text(&option.answer),
             position: option.position_at(index),
-            identifier: option.identifier.as_deref(),
+            identifier: Some(option.identifier.as_deref()),
         }
     }
 
@@ -746,7 +749,13 @@ impl<'a> V1Renderer<'a> {
         let options = if orga || self.child("options").is_some() {
             Refs::Objects(
                 (0..q.options.len())
-                    .map(|i| self.option(q, i, false))
+                    .map(|i| {
+                        let mut option = self.option(q, i, false);
+                        if orga {
+                            option.identifier = None;
+                        }
+                        option
+                    })
                     .collect(),
             )
         } else {

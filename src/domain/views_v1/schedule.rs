@@ -124,6 +124,18 @@ pub struct SlotView<'a> {
     #[schema(nullable = false)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_visible: Option<bool>,
+    /// pretalx 2026: `break` (a visible slot without submission),
+    /// `blocker` (a hidden one), null for a talk. Organisers only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot_type: Option<Option<SlotType>>,
+}
+
+/// What a slot without submission is (pretalx 2026's `SlotType`).
+#[derive(Clone, Copy, serde::Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SlotType {
+    Break,
+    Blocker,
 }
 
 #[derive(DeriveSerialize, ToSchema)]
@@ -267,6 +279,11 @@ impl<'a> V1Renderer<'a> {
             description,
             duration: minutes,
             is_visible: self.is_orga().then_some(facts.is_visible),
+            slot_type: self.is_orga().then_some(match (code, facts.is_visible) {
+                (Some(_), _) => None,
+                (None, true) => Some(SlotType::Break),
+                (None, false) => Some(SlotType::Blocker),
+            }),
         }
     }
 

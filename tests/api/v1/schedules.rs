@@ -122,9 +122,11 @@ async fn organisers_see_every_release_and_the_wip_schedule() {
         wip_slots.body["results"],
         json!([
             {"id": 40, "room": 1, "start": "2026-06-01T11:00:00+02:00", "end": "2026-06-01T11:30:00+02:00",
-             "submission": "PUB1", "schedule": 4, "description": null, "duration": 30, "is_visible": true},
+             "submission": "PUB1", "schedule": 4, "description": null, "duration": 30, "is_visible": true,
+             "slot_type": null},
             {"id": 41, "room": 1, "start": "2026-06-02T10:00:00+02:00", "end": "2026-06-02T10:30:00+02:00",
-             "submission": "SUB2", "schedule": 4, "description": null, "duration": 30, "is_visible": false},
+             "submission": "SUB2", "schedule": 4, "description": null, "duration": 30, "is_visible": false,
+             "slot_type": null},
         ])
     );
     let by_version = get(
@@ -137,7 +139,7 @@ async fn organisers_see_every_release_and_the_wip_schedule() {
         by_version.body["results"][1],
         json!({"id": 11, "room": 1, "start": "2026-06-01T12:00:00+02:00", "end": "2026-06-01T12:30:00+02:00",
                "submission": null, "schedule": 1, "description": {"en": "Coffee"}, "duration": 30,
-               "is_visible": true})
+               "is_visible": true, "slot_type": "break"})
     );
     let hidden = get(&server, orga, "/api/events/mini/slots/?is_visible=false").await;
     assert_eq!(ids(&hidden), vec![41]);
@@ -179,7 +181,8 @@ async fn everyone_else_sees_the_current_release_only() {
             let reply = get(&server, token, &format!("/api/events/mini/slots/{query}")).await;
             assert_eq!(ids(&reply), vec![30], "{token:?} {query}");
             assert!(
-                reply.body["results"][0].get("is_visible").is_none(),
+                reply.body["results"][0].get("is_visible").is_none()
+                    && reply.body["results"][0].get("slot_type").is_none(),
                 "{token:?} {query}: no organiser fields"
             );
         }
