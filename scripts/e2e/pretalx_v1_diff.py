@@ -781,7 +781,11 @@ class Normaliser:
         for body in (t_body, m_body):
             for obj in every_object(body):
                 subs = obj.get("submissions") if is_speaker(obj) else None
-                if isinstance(subs, list) and (endpoint.startswith("reviews")
+                # pretalx 2026 (and confapi) list a speaker's submissions
+                # by code, 2025 by its primary key: 2025's are put in code
+                # order.
+                by_pk = self.release == "2025" and body is t_body
+                if isinstance(subs, list) and (by_pk or endpoint.startswith("reviews")
                                                or any(code_of(x) not in known for x in subs)):
                     subs.sort(key=code_of)
             if o == "state" and isinstance(body, dict) and isinstance(body.get("results"), list):

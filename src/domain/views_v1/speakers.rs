@@ -272,7 +272,8 @@ impl<'a> V1Renderer<'a> {
             .filter(move |&a| access.sees_answer_at(a))
     }
 
-    /// The speaker's submissions the caller sees with names, in pretalx's order.
+    /// The speaker's submissions the caller sees with names, in pretalx
+    /// 2026's order: by code (2025 ordered them by its primary key).
     fn named_submissions(
         &self,
         position: crate::domain::catalog::ProfileIx,
@@ -286,7 +287,11 @@ impl<'a> V1Renderer<'a> {
             .copied()
             .filter(|&i| access.sees_submission_named_at(i))
             .collect();
-        named.sort_by_key(|&i| upstream_order(&data.event.submissions[i]));
+        named.sort_by(|&a, &b| {
+            data.event.submissions[a]
+                .code
+                .cmp(&data.event.submissions[b].code)
+        });
         named
     }
 }

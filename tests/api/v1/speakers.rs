@@ -55,3 +55,27 @@ async fn v1_speakers_for_every_role() {
     .await;
     assert_eq!(anonymous.body["count"], 0);
 }
+
+/// pretalx 2026 lists a speaker's submissions by code (2025: by its
+/// primary key, which a mirror may hold as `id`).
+#[tokio::test]
+async fn a_speakers_submissions_are_in_code_order_whatever_their_ids() {
+    let mut dataset = submissions_dataset();
+    for submission in dataset["events"][0]["submissions"].as_array_mut().unwrap() {
+        let id = match submission["code"].as_str() {
+            Some("SUB2") => 200,
+            Some("SUB3") => 100,
+            _ => continue,
+        };
+        submission["id"] = json!(id);
+    }
+    let server = TestServer::start(&[dataset]).await;
+    let orga = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/speakers/SPK2/",
+        &[V1],
+    )
+    .await;
+    assert_eq!(orga.body["submissions"], json!(["SUB2", "SUB3"]));
+}
