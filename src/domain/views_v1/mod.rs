@@ -751,7 +751,9 @@ impl<'a> V1Renderer<'a> {
                 (0..q.options.len())
                     .map(|i| {
                         let mut option = self.option(q, i, false);
-                        if orga {
+                        // Unexpanded, an organiser gets 2026's nested
+                        // option serializer, which has no identifier.
+                        if orga && self.child("options").is_none() {
                             option.identifier = None;
                         }
                         option

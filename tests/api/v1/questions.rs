@@ -62,6 +62,19 @@ async fn v1_questions_and_options_for_every_role() {
         json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0},
                {"id": 11, "answer": {"en": "Expert"}, "position": 1}])
     );
+    // Expanded, the options as everyone gets them.
+    let expanded = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/questions/1/?expand=options",
+        &[V1],
+    )
+    .await;
+    assert_eq!(
+        expanded.body["options"],
+        json!([{"id": 10, "answer": {"en": "Beginner"}, "position": 0, "identifier": null},
+               {"id": 11, "answer": {"en": "Expert"}, "position": 1, "identifier": null}])
+    );
     assert_eq!(
         (
             &level["active"],
