@@ -756,6 +756,8 @@ class Normaliser:
                 obj["anonymised_data"] = data or None
         for obj in every_object(m_body):
             extra = FIELDS_2026 | (SUBMISSION_FIELDS_2026 if is_submission(obj) else set())
+            if "resource" in obj:  # an expanded resource: 2026 added is_public
+                obj.pop("is_public", None)
             for key in extra - theirs:
                 obj.pop(key, None)
 

@@ -113,6 +113,8 @@ pub struct ResourceView<'a> {
     pub id: i64,
     pub resource: &'a str,
     pub description: &'a str,
+    /// pretalx 2026; only organisers are shown private ones.
+    pub is_public: bool,
 }
 
 impl<'a> V1Renderer<'a> {
@@ -447,6 +449,7 @@ impl<'a> V1Renderer<'a> {
                         id: resource_id(event, sub, i),
                         resource: &r.resource,
                         description: &r.description,
+                        is_public: r.is_public,
                     })
                     .collect(),
             ),
@@ -666,6 +669,7 @@ impl<'a> V1Renderer<'a> {
                     object.integer("id", resource_id(event, sub, i));
                     object.string("resource", &resource.resource);
                     object.string("description", &resource.description);
+                    object.boolean("is_public", resource.is_public);
                     object.close();
                 });
             }),

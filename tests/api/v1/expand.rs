@@ -17,7 +17,8 @@ async fn v1_expand_nests_public_objects_and_never_widens_what_a_role_sees() {
     let resource_id = body["resources"][0]["id"].clone();
     assert_eq!(
         body["resources"],
-        json!([{"id": resource_id, "resource": "https://mini.example/slides.pdf", "description": "Slides"}])
+        json!([{"id": resource_id, "resource": "https://mini.example/slides.pdf", "description": "Slides",
+                "is_public": true}])
     );
     assert_eq!(
         body["speakers"],
@@ -51,6 +52,14 @@ async fn v1_expand_nests_public_objects_and_never_widens_what_a_role_sees() {
     let body = &orga.body;
     assert_eq!(body["tags"].as_array().unwrap().len(), 2);
     assert_eq!(body["resources"].as_array().unwrap().len(), 2);
+    // pretalx 2026's resources say whether they are public.
+    let public_flags: Vec<_> = body["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["is_public"].clone())
+        .collect();
+    assert_eq!(public_flags, vec![json!(true), json!(false)]);
     assert_eq!(
         body["speakers"][0]["email"], "ada@mini.example",
         "organisers' speakers keep their fields"

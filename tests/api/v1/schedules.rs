@@ -261,7 +261,8 @@ async fn expand_on_slots_and_schedules_uses_the_public_nested_objects() {
         assert_eq!(submission["answers"], json!([]), "{token:?}: as pretalx");
         assert_eq!(
             submission["resources"],
-            json!([{"id": 1, "resource": "https://mini.example/slides.pdf", "description": "Slides"}]),
+            json!([{"id": 1, "resource": "https://mini.example/slides.pdf", "description": "Slides",
+                    "is_public": true}]),
             "{token:?}: public resources only"
         );
         assert!(
