@@ -63,8 +63,9 @@ but organisers (17), and slots?speaker= and ?schedule_version=, which
 pretalx answers 400 for and confapi answers (18); and, as confapi follows
 pretalx 2026.2, the fields 2026 added to every version (19) and the
 versions 2026 accepts (20: `v2` compared with pretalx 2025's v1 answer,
-`DEV_PREVIEW` a 400), 2026's reviewer field set (21), null avatars (22)
-and `anonymised_data` as an object (23). The track-limited
+`DEV_PREVIEW` a 400), 2026's reviewer field set (21), null avatars (22),
+`anonymised_data` as an object (23) and nested speakers' answers (24).
+The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12) and (13)
 compare. What --all adds fails as 404 (not served; log/ on purpose).
@@ -719,6 +720,19 @@ def code_of(item):
     return item.get("code") if isinstance(item, dict) else item
 
 
+def nested_speakers(value, inside=False):
+    """Every speaker object in `value` that is nested in a submission."""
+    if isinstance(value, dict):
+        if inside and is_speaker(value):
+            yield value
+        inside = inside or is_submission(value)
+        for v in value.values():
+            yield from nested_speakers(v, inside)
+    elif isinstance(value, list):
+        for v in value:
+            yield from nested_speakers(v, inside)
+
+
 def every_object(value):
     """Every JSON object in `value`, nested ones included."""
     if isinstance(value, dict):
@@ -754,6 +768,13 @@ class Normaliser:
             if isinstance(obj.get("anonymised_data"), str):
                 data = json.loads(obj["anonymised_data"] or "{}")
                 obj["anonymised_data"] = data or None
+        # (24) A speaker nested in a submission: 2026.2's submissions and
+        # speakers views (and confapi's) list their answers' ids, 2025's
+        # none.
+        for speaker in nested_speakers(m_body):
+            answers = speaker.get("answers")
+            if isinstance(answers, list) and all(isinstance(a, int) for a in answers):
+                speaker["answers"] = []
         for obj in every_object(m_body):
             extra = FIELDS_2026 | (SUBMISSION_FIELDS_2026 if is_submission(obj) else set())
             if "resource" in obj:  # an expanded resource: 2026 added is_public

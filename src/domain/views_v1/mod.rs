@@ -482,12 +482,16 @@ pub enum Expanded<T> {
 /// resources to organisers (elsewhere nested submissions show the public
 /// ones); the speakers and reviews views give nested speakers their
 /// submissions; the reviews view has no questions (nested answers `[]`).
+/// pretalx 2026: only the submissions and speakers views give questions,
+/// so only there a nested speaker lists their answers; the slots and
+/// schedules views (`Schedule`) are the submissions view's otherwise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Serving {
     #[default]
     Submissions,
     Speakers,
     Reviews,
+    Schedule,
 }
 
 /// The order pretalx lists submissions in where it does not order them (a

@@ -211,7 +211,9 @@ impl<'a> V1Renderer<'a> {
                 });
             }
             // Only the speakers and reviews views give nested speakers theirs.
-            None if self.serving == Serving::Submissions => object.raw("submissions", "[]"),
+            None if matches!(self.serving, Serving::Submissions | Serving::Schedule) => {
+                object.raw("submissions", "[]")
+            }
             None => object.value("submissions", |out| {
                 let codes: Vec<&str> = self
                     .named_submissions(position)
@@ -233,6 +235,14 @@ impl<'a> V1Renderer<'a> {
                     write_array(out, self.speaker_answers(position), |out, a| {
                         child.write_answer(out, a, question.as_ref(), options.as_ref());
                     });
+                });
+            }
+            // pretalx 2026's submissions and speakers views give their
+            // nested speakers the questions, so their answers' ids.
+            None if matches!(self.serving, Serving::Submissions | Serving::Speakers) => {
+                object.array("answers", |elements| {
+                    self.speaker_answers(position)
+                        .for_each(|a| elements.integer(data.event.answers[a].id));
                 });
             }
             None => object.raw("answers", "[]"),

@@ -8,7 +8,7 @@
 use super::common::{one, page, pagination, refused, Key};
 use crate::domain::access::{Access, Role};
 use crate::domain::catalog::SubmissionIx;
-use crate::domain::views_v1::{release_id, release_slots, SlotFacts, SlotRef, V1Renderer};
+use crate::domain::views_v1::{release_id, release_slots, Serving, SlotFacts, SlotRef, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
@@ -225,6 +225,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
     );
     let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .serving(Serving::Schedule)
         .expanding(&expansion);
     let kept = ctx.visible_set(&access, "v1-slots", key, || {
         if both.is_some_and(|(a, b)| a != b) {
@@ -324,6 +325,7 @@ pub fn slot(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
     let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .serving(Serving::Schedule)
         .expanding(&expansion);
     let slot = find_slot(&access, &renderer, id).ok_or(ApiError::NotFound)?;
     one(&params, &renderer.slot(slot))
@@ -343,7 +345,8 @@ pub fn schedules(ctx: &EventContext, params: Params) -> ApiResult {
     sees_schedules(ctx, &access)?;
     let pagination = pagination(ctx, &params)?;
     let event = &ctx.event.event;
-    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
+    let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .serving(Serving::Schedule);
     let q = params.get("q").map(str::to_lowercase);
     // pretalx searches the stored version, which the WIP schedule lacks.
     let mut listed: Vec<Release> = event
@@ -398,6 +401,7 @@ pub fn schedule(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     .ok_or(ApiError::NotFound)?;
     let expansion = super::common::expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))
+        .serving(Serving::Schedule)
         .expanding(&expansion);
     let slots = slots_in(&access, &[release]);
     let view = renderer
