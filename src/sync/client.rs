@@ -148,6 +148,21 @@ impl Client {
         self.get_parsed(url, anonymous, refused, parse_json).await
     }
 
+    /// A GET of `url` asking for JSON, with the token unless `anonymous`,
+    /// and the API version when one is set.
+    fn request(&self, url: &str, anonymous: bool) -> reqwest::RequestBuilder {
+        let client = if anonymous {
+            &self.anonymous
+        } else {
+            &self.http
+        };
+        let request = client.get(url).header("Accept", "application/json");
+        match self.version {
+            Some(version) => request.header("Pretalx-Version", version),
+            None => request,
+        }
+    }
+
     /// One GET of `url`, without retries, for a question the upstream may
     /// not answer at all (`GET /api/`: pretalx 2025.2.2 answers a 404 page,
     /// or a 500 where that page cannot be rendered): the JSON of a 2xx
@@ -155,16 +170,7 @@ impl Client {
     /// request meets it again, with retries). A refused certificate is
     /// still an error, at once.
     pub async fn probe_json(&self, url: &str, anonymous: bool) -> Result<Option<Value>, SyncError> {
-        let client = if anonymous {
-            &self.anonymous
-        } else {
-            &self.http
-        };
-        let mut request = client.get(url).header("Accept", "application/json");
-        if let Some(version) = self.version {
-            request = request.header("Pretalx-Version", version);
-        }
-        match request.send().await {
+        match self.request(url, anonymous).send().await {
             Err(err) => match certificate_problem(&err) {
                 Some(problem) => Err(SyncError::at(url, problem)),
                 None => {
@@ -197,16 +203,7 @@ impl Client {
         let mut last = String::new();
         for attempt in 0..ATTEMPTS {
             let mut delay = self.backoff * 2u32.pow(attempt);
-            let client = if anonymous {
-                &self.anonymous
-            } else {
-                &self.http
-            };
-            let mut request = client.get(url).header("Accept", "application/json");
-            if let Some(version) = self.version {
-                request = request.header("Pretalx-Version", version);
-            }
-            match request.send().await {
+            match self.request(url, anonymous).send().await {
                 Err(err) => match certificate_problem(&err) {
                     Some(problem) => return Err(SyncError::at(url, problem)),
                     None => last = format!("request failed: {}", without_url(&err)),
