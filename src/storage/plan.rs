@@ -38,6 +38,30 @@ pub struct StoredRecord {
     pub hash: i64,
 }
 
+impl StoredRecord {
+    /// Fingerprints read as one JSON array of `[event, kind, key, position,
+    /// hash]` (one value from the database instead of a row per record: a
+    /// million rows took seconds to decode one by one).
+    pub fn from_json(json: &str) -> Result<Vec<StoredRecord>, super::StoreError> {
+        let corrupt = |e: String| super::StoreError::Corrupt(format!("stored fingerprints: {e}"));
+        let rows: Vec<(i64, &str, String, i64, i64)> =
+            serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
+        rows.into_iter()
+            .map(|(event, kind, key, position, hash)| {
+                let kind =
+                    Kind::from_name(kind).ok_or_else(|| corrupt(format!("unknown kind {kind}")))?;
+                Ok(StoredRecord {
+                    event,
+                    kind,
+                    key,
+                    position,
+                    hash,
+                })
+            })
+            .collect()
+    }
+}
+
 pub struct UserWrite {
     pub code: String,
     pub email_lower: String,
@@ -58,6 +82,9 @@ pub struct EventWrite {
     pub updates: Vec<Record>,
     /// Records whose body is unchanged but whose list position moved.
     pub moves: Vec<(Kind, String, i64)>,
+    /// Where each of `moves` was stored, in the same order (the feed puts
+    /// them back without reading them: `changes::before_of`).
+    pub moved_from: Vec<i64>,
     /// Records no longer in the event.
     pub deletes: Vec<(Kind, String)>,
 }
@@ -152,6 +179,7 @@ pub fn event(
     let mut inserts = Vec::new();
     let mut updates = Vec::new();
     let mut moves = Vec::new();
+    let mut moved_from = Vec::new();
     for record in records::event_records(event) {
         let stored = known
             .get_mut(&record.kind)
@@ -159,7 +187,8 @@ pub fn event(
         match stored {
             Some((_, hash)) if hash != record.hash => updates.push(record),
             Some((position, _)) if position != record.position => {
-                moves.push((record.kind, record.key, record.position))
+                moves.push((record.kind, record.key, record.position));
+                moved_from.push(position);
             }
             Some(_) => {}
             None => inserts.push(record),
@@ -183,6 +212,7 @@ pub fn event(
         inserts,
         updates,
         moves,
+        moved_from,
         deletes,
     })
 }

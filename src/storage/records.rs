@@ -42,6 +42,23 @@ pub struct ChangedRow {
     pub body: Option<String>,
 }
 
+/// A stored record read by its key (`ReadTx::records_by_key`).
+#[derive(sqlx::FromRow)]
+pub struct KeyedRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub key: String,
+    pub position: i64,
+    pub body: String,
+}
+
+/// `(kind, key)` pairs as one JSON array of pairs, the parameter of
+/// `records_by_key`'s single statement.
+pub fn keys_json(keys: &[(Kind, &str)]) -> String {
+    let pairs: Vec<(&str, &str)> = keys.iter().map(|(k, key)| (k.as_str(), *key)).collect();
+    serde_json::to_string(&pairs).expect("JSON of strings")
+}
+
 /// A record removed after some generation.
 #[derive(sqlx::FromRow)]
 pub struct DeletedRow {
@@ -156,7 +173,12 @@ fn body_of<T: Serialize>(item: &T) -> String {
 
 /// The event's own record: the event with its item lists left empty.
 pub fn event_body(event: &Event) -> String {
-    let head = Event {
+    body_of(&event_head(event))
+}
+
+/// The event with its item lists left empty.
+pub fn event_head(event: &Event) -> Event {
+    Event {
         slug: event.slug.clone(),
         name: event.name.clone(),
         is_public: event.is_public,
@@ -190,8 +212,7 @@ pub fn event_body(event: &Event) -> String {
         custom_domain: event.custom_domain.clone(),
         organiser: event.organiser.clone(),
         webhooks: event.webhooks.clone(),
-    };
-    body_of(&head)
+    }
 }
 
 pub fn user_body(user: &User) -> String {
@@ -574,6 +595,118 @@ impl EventPatch {
     }
 }
 
+/// An event as it was stored before an import that inserts, updates or
+/// moves the records `changed` (kind and key) in it, rebuilt from the event
+/// the import leaves, `after`, and the stored records it replaces, moves or
+/// removes (`stored`: each with its position and body before): every other
+/// record is the same on both sides, so nothing else is read. `head`: the
+/// event's own record as stored, when the import changes it (else
+/// `after`'s). `None` when the result does not add up (the positions are
+/// not those of whole lists): the caller then reads the stored event.
+pub fn event_before(
+    after: &Event,
+    head: Option<Event>,
+    changed: &[(Kind, &str)],
+    moved: &[Moved],
+    stored: Vec<KeyedRow>,
+) -> Result<Option<Event>, StoreError> {
+    let mut changed_keys: [HashSet<&str>; 9] = Default::default();
+    for (kind, key) in changed {
+        changed_keys[*kind as usize].insert(key);
+    }
+    let mut moves: [Vec<(i64, i64)>; 9] = Default::default();
+    for m in moved {
+        changed_keys[m.kind as usize].insert(m.key);
+        moves[m.kind as usize].push((m.from, m.to));
+    }
+    let mut bodies: [Vec<(i64, String)>; 9] = Default::default();
+    for row in stored {
+        bodies[row.kind as usize].push((row.position, row.body));
+    }
+    let mut event = head.unwrap_or_else(|| event_head(after));
+    macro_rules! list {
+        ($field:ident, $kind:ident) => {{
+            let kind = Kind::$kind as usize;
+            event.$field = adds_up!(list_before(
+                &after.$field,
+                &changed_keys[kind],
+                &moves[kind],
+                std::mem::take(&mut bodies[kind]),
+            )?);
+        }};
+    }
+    list!(submission_types, SubmissionType);
+    list!(tracks, Track);
+    list!(rooms, Room);
+    list!(tags, Tag);
+    list!(questions, Question);
+    list!(speakers, Speaker);
+    list!(submissions, Submission);
+    list!(answers, Answer);
+    list!(reviews, Review);
+    Ok(Some(event))
+}
+
+/// A record an import moves (its body unchanged): its key, and its list
+/// position before (`from`) and after (`to`).
+pub struct Moved<'a> {
+    pub kind: Kind,
+    pub key: &'a str,
+    pub from: i64,
+    pub to: i64,
+}
+
+/// One list of `event_before`: `moves` as (from, to).
+fn list_before<T: Keyed + Clone + DeserializeOwned>(
+    after: &[T],
+    changed: &HashSet<&str>,
+    moves: &[(i64, i64)],
+    mut stored: Vec<(i64, String)>,
+) -> Result<Option<Vec<T>>, StoreError> {
+    if changed.is_empty() && stored.is_empty() {
+        return Ok(Some(after.to_vec()));
+    }
+    let mut parsed = Vec::with_capacity(stored.len() + moves.len());
+    for (position, body) in stored.drain(..) {
+        let item: T = parse(T::KIND.as_str(), &body)?;
+        parsed.push((position, item));
+    }
+    for &(from, to) in moves {
+        // The same body: `after`'s item, back where it was.
+        let Some(item) = usize::try_from(to).ok().and_then(|to| after.get(to)) else {
+            return Ok(None);
+        };
+        parsed.push((from, item.clone()));
+    }
+    parsed.sort_unstable_by_key(|(position, _)| *position);
+    let mut kept = after
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| changed.is_empty() || !changed.contains(item.key().as_str()))
+        .map(|(position, item)| (position as i64, item))
+        .peekable();
+    let mut parsed = parsed.into_iter().peekable();
+    let mut items = Vec::with_capacity(after.len() + parsed.len());
+    // Both in order of position: merged, each position once, from 0.
+    loop {
+        let next = match (kept.peek(), parsed.peek()) {
+            (None, None) => break,
+            (Some((a, _)), Some((b, _))) if a == b => return Ok(None),
+            (Some((a, _)), Some((b, _))) if a < b => {
+                kept.next().map(|(p, item)| (p, item.clone()))
+            }
+            (Some(_), None) => kept.next().map(|(p, item)| (p, item.clone())),
+            _ => parsed.next(),
+        };
+        let Some((position, item)) = next else { break };
+        if position != items.len() as i64 {
+            return Ok(None);
+        }
+        items.push(item);
+    }
+    Ok(Some(items))
+}
+
 /// Sorts `items` by their stored positions (the big lists arrive in page
 /// order, the others usually in order already).
 fn in_order<T>(items: &mut Vec<T>, positions: Vec<i64>) {
@@ -680,6 +813,111 @@ mod tests {
             positions,
             (0..event.reviews.len() as i64).collect::<Vec<_>>()
         );
+    }
+
+    /// The stored side of a change, rebuilt from the new event and the
+    /// stored records the plan replaces, moves or removes, is the stored
+    /// event: edits, removals in the middle of lists (everything after
+    /// them moves), additions, and a changed event record.
+    #[test]
+    fn the_event_before_an_import_is_rebuilt_from_the_records_it_changes() {
+        let options = crate::dataset::demo::DemoOptions {
+            events: 1,
+            submissions: 200,
+            seed: 3,
+        };
+        let before = crate::dataset::demo::generate(&options).0.events.remove(0);
+        let stored: Vec<Record> = event_records(&before);
+        let fingerprints: Vec<crate::storage::plan::StoredRecord> = stored
+            .iter()
+            .map(|r| crate::storage::plan::StoredRecord {
+                event: 1,
+                kind: r.kind,
+                key: r.key.clone(),
+                position: r.position,
+                hash: r.hash,
+            })
+            .collect();
+        let stored_event = crate::storage::plan::StoredEvent {
+            id: 1,
+            slug: before.slug.clone(),
+            hash: fingerprint(&event_body(&before)),
+        };
+        let edits: [&dyn Fn(&mut Event); 5] = [
+            &|e| e.submissions[7].title = "Retitled".into(),
+            &|e| {
+                e.submissions.remove(3);
+                e.answers.remove(10);
+                e.reviews.remove(0);
+            },
+            &|e| {
+                let mut copy = e.submissions[0].clone();
+                copy.code = "NEWCODE".into();
+                e.submissions.insert(5, copy);
+                e.speakers.swap(0, 1);
+            },
+            &|e| {
+                e.email = "renamed@example.org".into();
+                e.tags.pop();
+                e.submissions[1].title = "Also retitled".into();
+            },
+            &|e| {
+                e.submissions.reverse();
+                e.questions.clear();
+            },
+        ];
+        for (n, edit) in edits.iter().enumerate() {
+            let mut after = before.clone();
+            edit(&mut after);
+            let write = crate::storage::plan::event(Some(&stored_event), &fingerprints, &after)
+                .expect("a change");
+            let changed: Vec<(Kind, &str)> = write
+                .inserts
+                .iter()
+                .chain(&write.updates)
+                .map(|r| (r.kind, r.key.as_str()))
+                .collect();
+            let moved: Vec<Moved> = write
+                .moves
+                .iter()
+                .zip(&write.moved_from)
+                .map(|((kind, key, to), from)| Moved {
+                    kind: *kind,
+                    key,
+                    from: *from,
+                    to: *to,
+                })
+                .collect();
+            let wanted: HashSet<(Kind, &str)> = write
+                .updates
+                .iter()
+                .map(|r| (r.kind, r.key.as_str()))
+                .chain(write.deletes.iter().map(|(k, key)| (*k, key.as_str())))
+                .collect();
+            let rows: Vec<KeyedRow> = stored
+                .iter()
+                .filter(|r| wanted.contains(&(r.kind, r.key.as_str())))
+                .map(|r| KeyedRow {
+                    kind: r.kind,
+                    key: r.key.clone(),
+                    position: r.position,
+                    body: r.body.clone(),
+                })
+                .collect();
+            assert!(n == 4 || rows.len() <= 3, "edit {n} reads what it replaces or removes");
+            let head = (write.hash != stored_event.hash)
+                .then(|| EventAssembler::new(&event_body(&before)).unwrap().finish());
+            let rebuilt = event_before(&after, head, &changed, &moved, rows)
+                .unwrap()
+                .expect("adds up");
+            assert!(rebuilt == before, "edit {n}");
+        }
+        // What does not add up is refused (the caller then reads it whole):
+        // a record the plan says it replaces, not found in the store.
+        let missing = vec![(Kind::Submission, before.submissions[0].code.as_str())];
+        assert!(event_before(&before, None, &missing, &[], Vec::new())
+            .unwrap()
+            .is_none());
     }
 
     /// sha256 over an event's records as storage writes them: its own body,
