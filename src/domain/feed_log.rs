@@ -269,7 +269,10 @@ impl FeedEntry {
             return item.clone();
         }
         let item = std::sync::Arc::new(self.decode().unwrap_or_else(|e| {
-            tracing::error!(generation = self.generation, "a stored feed row does not decode: {e}");
+            tracing::error!(
+                generation = self.generation,
+                "a stored feed row does not decode: {e}"
+            );
             FeedItem {
                 generation: self.generation,
                 at: self.at.clone(),

@@ -100,7 +100,12 @@ async fn before_of<T: ReadTx>(
         .updates
         .iter()
         .map(|r| (r.kind, r.key.as_str()))
-        .chain(write.deletes.iter().map(|(kind, key)| (*kind, key.as_str())))
+        .chain(
+            write
+                .deletes
+                .iter()
+                .map(|(kind, key)| (*kind, key.as_str())),
+        )
         .collect();
     let mut rows = Vec::with_capacity(wanted.len());
     for batch in wanted.chunks(super::import::BATCH) {
@@ -109,7 +114,10 @@ async fn before_of<T: ReadTx>(
     if let Some(event) = super::records::event_before(after, head, &changed, &moved, rows)? {
         return Ok(event);
     }
-    tracing::warn!(event = id, "the stored event does not add up to the plan; reading it whole");
+    tracing::warn!(
+        event = id,
+        "the stored event does not add up to the plan; reading it whole"
+    );
     let mut whole = stored_events(tx, &HashSet::from([id])).await?;
     whole
         .remove(&id)

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::future::Future;
 
 use super::records::{
-    ChangedRow, CountRow, DeletedRow, EventAssembler, EventPatch, EventRow, Kind, KeyedRow,
+    ChangedRow, CountRow, DeletedRow, EventAssembler, EventPatch, EventRow, KeyedRow, Kind,
     RecordRow,
 };
 use super::{DataVersion, EventVersion, Loaded, StoreError};

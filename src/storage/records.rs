@@ -692,9 +692,7 @@ fn list_before<T: Keyed + Clone + DeserializeOwned>(
         let next = match (kept.peek(), parsed.peek()) {
             (None, None) => break,
             (Some((a, _)), Some((b, _))) if a == b => return Ok(None),
-            (Some((a, _)), Some((b, _))) if a < b => {
-                kept.next().map(|(p, item)| (p, item.clone()))
-            }
+            (Some((a, _)), Some((b, _))) if a < b => kept.next().map(|(p, item)| (p, item.clone())),
             (Some(_), None) => kept.next().map(|(p, item)| (p, item.clone())),
             _ => parsed.next(),
         };
@@ -904,7 +902,10 @@ mod tests {
                     body: r.body.clone(),
                 })
                 .collect();
-            assert!(n == 4 || rows.len() <= 3, "edit {n} reads what it replaces or removes");
+            assert!(
+                n == 4 || rows.len() <= 3,
+                "edit {n} reads what it replaces or removes"
+            );
             let head = (write.hash != stored_event.hash)
                 .then(|| EventAssembler::new(&event_body(&before)).unwrap().finish());
             let rebuilt = event_before(&after, head, &changed, &moved, rows)

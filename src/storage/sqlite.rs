@@ -280,11 +280,7 @@ impl ReadTx for Tx {
         Ok(())
     }
 
-    async fn records_by_key(
-        &mut self,
-        event: i64,
-        keys: &[(Kind, &str)],
-    ) -> Result<Vec<KeyedRow>> {
+    async fn records_by_key(&mut self, event: i64, keys: &[(Kind, &str)]) -> Result<Vec<KeyedRow>> {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
