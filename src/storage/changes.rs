@@ -52,6 +52,10 @@ async fn stored_events<T: ReadTx>(tx: &mut T, ids: &HashSet<i64>) -> Result<Hash
         .collect())
 }
 
+/// Keys per `records_by_key` statement: SQLite and PostgreSQL take each
+/// batch as one parameter (a JSON array, two arrays).
+const KEYS_AT_ONCE: usize = 4000;
+
 /// The stored event `id` as it was before the import, which leaves it as
 /// `after`: `after` itself when the plan does not write it; otherwise
 /// `after` with the records the plan inserts, updates or moves put back as
@@ -108,7 +112,7 @@ async fn before_of<T: ReadTx>(
         )
         .collect();
     let mut rows = Vec::with_capacity(wanted.len());
-    for batch in wanted.chunks(super::import::BATCH) {
+    for batch in wanted.chunks(KEYS_AT_ONCE) {
         rows.extend(tx.records_by_key(id, batch).await?);
     }
     if let Some(event) = super::records::event_before(after, head, &changed, &moved, rows)? {

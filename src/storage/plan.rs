@@ -279,3 +279,123 @@ pub fn absent<'a>(stored_events: &'a [StoredEvent], dataset: &Dataset) -> Vec<&'
         .filter(|s| !wanted.contains(&s.slug.to_lowercase()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::storage::records::{KeyedRow, Moved};
+
+    /// The stored side of a change, rebuilt from the new event and the
+    /// stored records the plan replaces, moves or removes, is the stored
+    /// event: edits, removals in the middle of lists (everything after
+    /// them moves), additions, and a changed event record.
+    #[test]
+    fn the_event_before_an_import_is_rebuilt_from_the_records_it_changes() {
+        let options = crate::dataset::demo::DemoOptions {
+            events: 1,
+            submissions: 200,
+            seed: 3,
+        };
+        let before = crate::dataset::demo::generate(&options).0.events.remove(0);
+        let stored: Vec<Record> = records::event_records(&before);
+        let fingerprints: Vec<StoredRecord> = stored
+            .iter()
+            .map(|r| StoredRecord {
+                event: 1,
+                kind: r.kind,
+                key: r.key.clone(),
+                position: r.position,
+                hash: r.hash,
+            })
+            .collect();
+        let stored_event = StoredEvent {
+            id: 1,
+            slug: before.slug.clone(),
+            hash: records::fingerprint(&records::event_body(&before)),
+        };
+        let edits: [&dyn Fn(&mut Event); 5] = [
+            &|e| e.submissions[7].title = "Retitled".into(),
+            &|e| {
+                e.submissions.remove(3);
+                e.answers.remove(10);
+                e.reviews.remove(0);
+            },
+            &|e| {
+                let mut copy = e.submissions[0].clone();
+                copy.code = "NEWCODE".into();
+                e.submissions.insert(5, copy);
+                e.speakers.swap(0, 1);
+            },
+            &|e| {
+                e.email = "renamed@example.org".into();
+                e.tags.pop();
+                e.submissions[1].title = "Also retitled".into();
+            },
+            &|e| {
+                e.submissions.reverse();
+                e.questions.clear();
+            },
+        ];
+        for (n, edit) in edits.iter().enumerate() {
+            let mut after = before.clone();
+            edit(&mut after);
+            let write = event(Some(&stored_event), &fingerprints, &after).expect("a change");
+            let changed: Vec<(Kind, &str)> = write
+                .inserts
+                .iter()
+                .chain(&write.updates)
+                .map(|r| (r.kind, r.key.as_str()))
+                .collect();
+            let moved: Vec<Moved> = write
+                .moves
+                .iter()
+                .zip(&write.moved_from)
+                .map(|((kind, key, to), from)| Moved {
+                    kind: *kind,
+                    key,
+                    from: *from,
+                    to: *to,
+                })
+                .collect();
+            let wanted: HashSet<(Kind, &str)> = write
+                .updates
+                .iter()
+                .map(|r| (r.kind, r.key.as_str()))
+                .chain(write.deletes.iter().map(|(k, key)| (*k, key.as_str())))
+                .collect();
+            let rows: Vec<KeyedRow> = stored
+                .iter()
+                .filter(|r| wanted.contains(&(r.kind, r.key.as_str())))
+                .map(|r| KeyedRow {
+                    kind: r.kind,
+                    key: r.key.clone(),
+                    position: r.position,
+                    body: r.body.clone(),
+                })
+                .collect();
+            assert!(
+                n == 4 || rows.len() <= 3,
+                "edit {n} reads what it replaces or removes"
+            );
+            let head = (write.hash != stored_event.hash).then(|| {
+                records::EventAssembler::new(&records::event_body(&before))
+                    .unwrap()
+                    .finish()
+            });
+            let rebuilt = records::event_before(&after, head, &changed, &moved, rows)
+                .unwrap()
+                .expect("adds up");
+            assert!(rebuilt == before, "edit {n}");
+        }
+        // What does not add up is refused (the caller then reads it whole):
+        // a record the plan says it replaces, not found in the store.
+        let missing = vec![(Kind::Submission, before.submissions[0].code.as_str())];
+        assert!(
+            records::event_before(&before, None, &missing, &[], Vec::new())
+                .unwrap()
+                .is_none()
+        );
+    }
+}
