@@ -14,7 +14,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde::Serialize;
 
-use super::feed_log::{action_code, deflate, Encoder, NONE};
+use super::feed_log::{action_code, deflate, universe_json, Encoder, NONE};
 pub use super::feed_log::{
     encode, Action, Audience, Change, ChangeRow, Encoded, FeedEntry, FeedItem, FeedLog, ObjectKey,
     UNIVERSE,
@@ -380,15 +380,8 @@ fn encode_whole(
     if encoded.is_empty() {
         return None;
     }
-    let listed: Vec<serde_json::Value> = order
-        .iter()
-        .map(|&i| match &keys[i as usize] {
-            (kind, ObjectKey::Code(code)) => serde_json::json!([kind.as_str(), code.as_str()]),
-            (kind, ObjectKey::Id(id)) => serde_json::json!([kind.as_str(), id]),
-        })
-        .collect();
     Some(Encoded {
-        universe: deflate(&serde_json::to_vec(&listed).expect("JSON of plain values")),
+        universe: deflate(&universe_json(order.iter().map(|&i| &keys[i as usize]))),
         audiences: encoded,
     })
 }
