@@ -284,11 +284,14 @@ impl ReadTx for Tx {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        // Each pair looked up by the primary key (event, kind, key).
+        // Each pair looked up by the primary key (event, kind, key): CROSS
+        // JOIN keeps the keys the outer loop (a plain JOIN let SQLite scan
+        // every record of the event by `records_by_generation` instead,
+        // 141 ms against 10 ms at 20,000 submissions).
         Ok(sqlx::query_as(
             "SELECT r.kind, r.key, r.position, r.body \
              FROM json_each(?2) AS k \
-             JOIN records AS r ON r.event = ?1 \
+             CROSS JOIN records AS r ON r.event = ?1 \
              AND r.kind = json_extract(k.value, '$[0]') AND r.key = json_extract(k.value, '$[1]')",
         )
         .bind(event)
