@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::load::ReadTx;
 use super::plan::{ImportPlan, StoredEvent};
-use super::records::{EventAssembler, Kind};
+use super::records::{EventAssembler, Kind, Moved};
 use super::{ChangeRow, StoreError};
 use crate::domain::catalog::{EventData, Users};
 use crate::domain::feed::{self, ChangedRecord, State};
@@ -50,6 +50,82 @@ async fn stored_events<T: ReadTx>(tx: &mut T, ids: &HashSet<i64>) -> Result<Hash
         .into_iter()
         .map(|(id, a)| (id, a.finish()))
         .collect())
+}
+
+/// Keys per `records_by_key` statement: SQLite and PostgreSQL take each
+/// batch as one parameter (a JSON array, two arrays).
+const KEYS_AT_ONCE: usize = 4000;
+
+/// The stored event `id` as it was before the import, which leaves it as
+/// `after`: `after` itself when the plan does not write it; otherwise
+/// `after` with the records the plan inserts, updates or moves put back as
+/// stored, read by key (with the event's own record when the plan changes
+/// it). An import that changes one record reads one record; the whole
+/// event is read only if the rebuilt one does not add up.
+async fn before_of<T: ReadTx>(
+    tx: &mut T,
+    plan: &ImportPlan,
+    stored: &[StoredEvent],
+    id: i64,
+    after: &Event,
+) -> Result<Event> {
+    let Some(write) = plan.events.iter().find(|w| w.stored_id == Some(id)) else {
+        return Ok(after.clone());
+    };
+    let head = match stored.iter().find(|s| s.id == id) {
+        Some(s) if s.hash == write.hash => None,
+        _ => {
+            let row = tx.events().await?.into_iter().find(|row| row.id == id);
+            match row {
+                Some(row) => Some(super::records::EventAssembler::new(&row.body)?.finish()),
+                None => return Err(StoreError::Corrupt(format!("event {id} is not stored"))),
+            }
+        }
+    };
+    let changed: Vec<(Kind, &str)> = write
+        .inserts
+        .iter()
+        .chain(&write.updates)
+        .map(|r| (r.kind, r.key.as_str()))
+        .collect();
+    let moved: Vec<Moved> = write
+        .moves
+        .iter()
+        .zip(&write.moved_from)
+        .map(|((kind, key, to), from)| Moved {
+            kind: *kind,
+            key,
+            from: *from,
+            to: *to,
+        })
+        .collect();
+    // Only what the import replaces or removes is read back.
+    let wanted: Vec<(Kind, &str)> = write
+        .updates
+        .iter()
+        .map(|r| (r.kind, r.key.as_str()))
+        .chain(
+            write
+                .deletes
+                .iter()
+                .map(|(kind, key)| (*kind, key.as_str())),
+        )
+        .collect();
+    let mut rows = Vec::with_capacity(wanted.len());
+    for batch in wanted.chunks(KEYS_AT_ONCE) {
+        rows.extend(tx.records_by_key(id, batch).await?);
+    }
+    if let Some(event) = super::records::event_before(after, head, &changed, &moved, rows)? {
+        return Ok(event);
+    }
+    tracing::warn!(
+        event = id,
+        "the stored event does not add up to the plan; reading it whole"
+    );
+    let mut whole = stored_events(tx, &HashSet::from([id])).await?;
+    whole
+        .remove(&id)
+        .ok_or_else(|| StoreError::Corrupt(format!("event {id} is not stored")))
 }
 
 fn users_map(users: impl IntoIterator<Item = User>) -> Users {
@@ -93,7 +169,21 @@ pub async fn derive<T: ReadTx>(
     if candidates.is_empty() {
         return Ok(Vec::new());
     }
-    let ids: HashSet<i64> = candidates.iter().filter_map(|(_, id)| *id).collect();
+    // The stored side of each candidate, read only as far as needed: an
+    // event the import leaves as stored is the dataset's; one it writes is
+    // rebuilt from the dataset's and the stored records the plan replaces
+    // (`before_of`); only an event the dataset lacks is read in full.
+    let in_dataset = |slug: &str| {
+        dataset
+            .events
+            .iter()
+            .find(|e| e.slug.to_lowercase() == slug)
+    };
+    let ids: HashSet<i64> = candidates
+        .iter()
+        .filter(|(slug, _)| in_dataset(slug).is_none())
+        .filter_map(|(_, id)| *id)
+        .collect();
     let mut before_events = stored_events(tx, &ids).await?;
     let before_users = users_map(tx.users(-1).await?);
     let mut after_users = before_users.clone();
@@ -104,19 +194,23 @@ pub async fn derive<T: ReadTx>(
     let at = at_text(now);
     let mut rows = Vec::new();
     for (slug, id) in candidates {
-        let before = id.and_then(|id| before_events.remove(&id));
-        let after = match dataset
-            .events
-            .iter()
-            .find(|e| e.slug.to_lowercase() == slug)
-        {
+        let after_event = in_dataset(&slug);
+        let before = match (id, after_event) {
+            (None, _) => None,
+            (Some(id), Some(after)) => Some(before_of(tx, plan, stored, id, after).await?),
+            (Some(id), None) => before_events.remove(&id),
+        };
+        let after = match after_event {
             Some(event) => Some(event.clone()),
             None if id.is_some_and(|id| deleted.contains(&id)) => None,
             // Unchanged by the import, but its users may have changed.
             None => before.clone(),
         };
-        let before = before.map(EventData::new);
-        let after = after.map(EventData::new);
+        // The two states' indexes, built side by side.
+        let (before, after) = rayon::join(
+            move || before.map(EventData::new),
+            move || after.map(EventData::new),
+        );
         let before_state = before.as_ref().map(|data| State {
             data,
             users: &before_users,

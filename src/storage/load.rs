@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::future::Future;
 
 use super::records::{
-    ChangedRow, CountRow, DeletedRow, EventAssembler, EventPatch, EventRow, RecordRow,
+    ChangedRow, CountRow, DeletedRow, EventAssembler, EventPatch, EventRow, KeyedRow, Kind,
+    RecordRow,
 };
 use super::{DataVersion, EventVersion, Loaded, StoreError};
 use crate::model::User;
@@ -28,6 +29,14 @@ pub trait ReadTx: Send {
         ids: &[i64],
         sink: &mut (dyn FnMut(RecordRow) -> Result<()> + Send),
     ) -> impl Future<Output = Result<()>> + Send;
+    /// The event's records named by `keys` (those it has), with their
+    /// positions and bodies: one statement, however many keys, and
+    /// nothing read of the records not named.
+    fn records_by_key(
+        &mut self,
+        event: i64,
+        keys: &[(Kind, &str)],
+    ) -> impl Future<Output = Result<Vec<KeyedRow>>> + Send;
     /// The event's records written after generation `since`.
     fn changed_records(
         &mut self,

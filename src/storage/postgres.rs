@@ -14,7 +14,7 @@ use super::import::{self, ImportTx};
 use super::load::{self, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
-use super::records::{ChangedRow, CountRow, DeletedRow, EventRow};
+use super::records::{ChangedRow, CountRow, DeletedRow, EventRow, KeyedRow};
 use super::{
     BoxFuture, ChangeLog, ChangeRow, DataVersion, DbSettings, EventVersion, Held, ImportOptions,
     ImportSummary, Loaded, Progress, Store, StoreError, WebhookCursor, OLD_SCHEMA,
@@ -158,6 +158,25 @@ impl ReadTx for Tx {
         Ok(())
     }
 
+    async fn records_by_key(&mut self, event: i64, keys: &[(Kind, &str)]) -> Result<Vec<KeyedRow>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let kinds: Vec<&str> = keys.iter().map(|(kind, _)| kind.as_str()).collect();
+        let names: Vec<&str> = keys.iter().map(|(_, key)| *key).collect();
+        // Each pair looked up by the primary key (event, kind, key).
+        Ok(sqlx::query_as(
+            "SELECT r.kind, r.key, r.position, r.body::text AS body \
+             FROM UNNEST($2::text[], $3::text[]) AS k (kind, key) \
+             JOIN records AS r ON r.event = $1 AND r.kind = k.kind AND r.key = k.key",
+        )
+        .bind(event)
+        .bind(kinds)
+        .bind(names)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
     async fn changed_records(&mut self, event: i64, since: i64) -> Result<Vec<ChangedRow>> {
         Ok(sqlx::query_as(
             "SELECT kind, key, position, \
@@ -214,12 +233,14 @@ impl ImportTx for Tx {
     }
 
     async fn stored_records(&mut self, ids: &[i64]) -> Result<Vec<StoredRecord>> {
-        Ok(sqlx::query_as(
-            "SELECT event, kind, key, position, hash FROM records WHERE event = ANY($1)",
+        let json: String = sqlx::query_scalar(
+            "SELECT COALESCE(json_agg(json_build_array(event, kind, key, position, hash))::text, '[]') \
+             FROM records WHERE event = ANY($1)",
         )
         .bind(ids)
-        .fetch_all(&mut *self.0)
-        .await?)
+        .fetch_one(&mut *self.0)
+        .await?;
+        StoredRecord::from_json(&json)
     }
 
     async fn delete_users(&mut self, users: &[UserWrite]) -> Result<()> {

@@ -42,6 +42,23 @@ pub struct ChangedRow {
     pub body: Option<String>,
 }
 
+/// A stored record read by its key (`ReadTx::records_by_key`).
+#[derive(sqlx::FromRow)]
+pub struct KeyedRow {
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    pub key: String,
+    pub position: i64,
+    pub body: String,
+}
+
+/// `(kind, key)` pairs as one JSON array of pairs, the parameter of
+/// `records_by_key`'s single statement.
+pub fn keys_json(keys: &[(Kind, &str)]) -> String {
+    let pairs: Vec<(&str, &str)> = keys.iter().map(|(k, key)| (k.as_str(), *key)).collect();
+    serde_json::to_string(&pairs).expect("JSON of strings")
+}
+
 /// A record removed after some generation.
 #[derive(sqlx::FromRow)]
 pub struct DeletedRow {
@@ -156,7 +173,12 @@ fn body_of<T: Serialize>(item: &T) -> String {
 
 /// The event's own record: the event with its item lists left empty.
 pub fn event_body(event: &Event) -> String {
-    let head = Event {
+    body_of(&event_head(event))
+}
+
+/// The event with its item lists left empty.
+pub fn event_head(event: &Event) -> Event {
+    Event {
         slug: event.slug.clone(),
         name: event.name.clone(),
         is_public: event.is_public,
@@ -190,8 +212,7 @@ pub fn event_body(event: &Event) -> String {
         custom_domain: event.custom_domain.clone(),
         organiser: event.organiser.clone(),
         webhooks: event.webhooks.clone(),
-    };
-    body_of(&head)
+    }
 }
 
 pub fn user_body(user: &User) -> String {
@@ -572,6 +593,116 @@ impl EventPatch {
         }
         Ok(Some(items.into_iter().map(|(_, item)| item).collect()))
     }
+}
+
+/// An event as it was stored before an import that inserts, updates or
+/// moves the records `changed` (kind and key) in it, rebuilt from the event
+/// the import leaves, `after`, and the stored records it replaces, moves or
+/// removes (`stored`: each with its position and body before): every other
+/// record is the same on both sides, so nothing else is read. `head`: the
+/// event's own record as stored, when the import changes it (else
+/// `after`'s). `None` when the result does not add up (the positions are
+/// not those of whole lists): the caller then reads the stored event.
+pub fn event_before(
+    after: &Event,
+    head: Option<Event>,
+    changed: &[(Kind, &str)],
+    moved: &[Moved],
+    stored: Vec<KeyedRow>,
+) -> Result<Option<Event>, StoreError> {
+    let mut changed_keys: [HashSet<&str>; 9] = Default::default();
+    for (kind, key) in changed {
+        changed_keys[*kind as usize].insert(key);
+    }
+    let mut moves: [Vec<(i64, i64)>; 9] = Default::default();
+    for m in moved {
+        changed_keys[m.kind as usize].insert(m.key);
+        moves[m.kind as usize].push((m.from, m.to));
+    }
+    let mut bodies: [Vec<(i64, String)>; 9] = Default::default();
+    for row in stored {
+        bodies[row.kind as usize].push((row.position, row.body));
+    }
+    let mut event = head.unwrap_or_else(|| event_head(after));
+    macro_rules! list {
+        ($field:ident, $kind:ident) => {{
+            let kind = Kind::$kind as usize;
+            event.$field = adds_up!(list_before(
+                &after.$field,
+                &changed_keys[kind],
+                &moves[kind],
+                std::mem::take(&mut bodies[kind]),
+            )?);
+        }};
+    }
+    list!(submission_types, SubmissionType);
+    list!(tracks, Track);
+    list!(rooms, Room);
+    list!(tags, Tag);
+    list!(questions, Question);
+    list!(speakers, Speaker);
+    list!(submissions, Submission);
+    list!(answers, Answer);
+    list!(reviews, Review);
+    Ok(Some(event))
+}
+
+/// A record an import moves (its body unchanged): its key, and its list
+/// position before (`from`) and after (`to`).
+pub struct Moved<'a> {
+    pub kind: Kind,
+    pub key: &'a str,
+    pub from: i64,
+    pub to: i64,
+}
+
+/// One list of `event_before`: `moves` as (from, to).
+fn list_before<T: Keyed + Clone + DeserializeOwned>(
+    after: &[T],
+    changed: &HashSet<&str>,
+    moves: &[(i64, i64)],
+    mut stored: Vec<(i64, String)>,
+) -> Result<Option<Vec<T>>, StoreError> {
+    if changed.is_empty() && stored.is_empty() {
+        return Ok(Some(after.to_vec()));
+    }
+    let mut parsed = Vec::with_capacity(stored.len() + moves.len());
+    for (position, body) in stored.drain(..) {
+        let item: T = parse(T::KIND.as_str(), &body)?;
+        parsed.push((position, item));
+    }
+    for &(from, to) in moves {
+        // The same body: `after`'s item, back where it was.
+        let Some(item) = usize::try_from(to).ok().and_then(|to| after.get(to)) else {
+            return Ok(None);
+        };
+        parsed.push((from, item.clone()));
+    }
+    parsed.sort_unstable_by_key(|(position, _)| *position);
+    let mut kept = after
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| changed.is_empty() || !changed.contains(item.key().as_str()))
+        .map(|(position, item)| (position as i64, item))
+        .peekable();
+    let mut parsed = parsed.into_iter().peekable();
+    let mut items = Vec::with_capacity(after.len() + parsed.len());
+    // Both in order of position: merged, each position once, from 0.
+    loop {
+        let next = match (kept.peek(), parsed.peek()) {
+            (None, None) => break,
+            (Some((a, _)), Some((b, _))) if a == b => return Ok(None),
+            (Some((a, _)), Some((b, _))) if a < b => kept.next().map(|(p, item)| (p, item.clone())),
+            (Some(_), None) => kept.next().map(|(p, item)| (p, item.clone())),
+            _ => parsed.next(),
+        };
+        let Some((position, item)) = next else { break };
+        if position != items.len() as i64 {
+            return Ok(None);
+        }
+        items.push(item);
+    }
+    Ok(Some(items))
 }
 
 /// Sorts `items` by their stored positions (the big lists arrive in page

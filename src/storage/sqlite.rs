@@ -14,7 +14,7 @@ use super::import::{self, ImportTx};
 use super::load::{self, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
 use super::records::{self, Kind, Record, RecordRow};
-use super::records::{ChangedRow, CountRow, DeletedRow, EventRow};
+use super::records::{ChangedRow, CountRow, DeletedRow, EventRow, KeyedRow};
 use super::{
     BoxFuture, ChangeLog, ChangeRow, DataVersion, DbSettings, EventVersion, Held, ImportOptions,
     ImportSummary, Loaded, Progress, Store, StoreError, WebhookCursor, OLD_SCHEMA,
@@ -280,6 +280,26 @@ impl ReadTx for Tx {
         Ok(())
     }
 
+    async fn records_by_key(&mut self, event: i64, keys: &[(Kind, &str)]) -> Result<Vec<KeyedRow>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Each pair looked up by the primary key (event, kind, key): CROSS
+        // JOIN keeps the keys the outer loop (a plain JOIN let SQLite scan
+        // every record of the event by `records_by_generation` instead,
+        // 141 ms against 10 ms at 20,000 submissions).
+        Ok(sqlx::query_as(
+            "SELECT r.kind, r.key, r.position, r.body \
+             FROM json_each(?2) AS k \
+             CROSS JOIN records AS r ON r.event = ?1 \
+             AND r.kind = json_extract(k.value, '$[0]') AND r.key = json_extract(k.value, '$[1]')",
+        )
+        .bind(event)
+        .bind(records::keys_json(keys))
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
     async fn changed_records(&mut self, event: i64, since: i64) -> Result<Vec<ChangedRow>> {
         Ok(sqlx::query_as(
             "SELECT kind, key, position, \
@@ -336,13 +356,14 @@ impl ImportTx for Tx {
     }
 
     async fn stored_records(&mut self, ids: &[i64]) -> Result<Vec<StoredRecord>> {
-        Ok(sqlx::query_as(
-            "SELECT event, kind, key, position, hash FROM records \
-             WHERE event IN (SELECT value FROM json_each(?1))",
+        let json: String = sqlx::query_scalar(
+            "SELECT COALESCE(json_group_array(json_array(event, kind, key, position, hash)), '[]') \
+             FROM records WHERE event IN (SELECT value FROM json_each(?1))",
         )
         .bind(ids_json(ids))
-        .fetch_all(&mut *self.0)
-        .await?)
+        .fetch_one(&mut *self.0)
+        .await?;
+        StoredRecord::from_json(&json)
     }
 
     async fn delete_users(&mut self, users: &[UserWrite]) -> Result<()> {
