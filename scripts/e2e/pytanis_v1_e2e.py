@@ -28,7 +28,7 @@ needed). pytanis 0.10 still sends `Pretalx-Version: v1` (its config's
 with its all-events token, pytanis run with its democon-bound organiser
 token) instead of 2025.2.2. The defaults are unchanged.
 
-Three normalisations, applied to both answers before the comparison (each
+Four normalisations, applied to both answers before the comparison (each
 also in docs/api.md, "Where confapi differs"):
 
   (1) `events`: the mirror holds the one event it was asked to mirror
@@ -43,6 +43,12 @@ also in docs/api.md, "Where confapi differs"):
   (3) `answers`, `answer detail`: pretalx 2026.2.1 answers pytanis 0.10's
       answers request 500 (its expansion crashes); confapi's outcome must
       be the answers pretalx lists without it (their ids).
+  (4) pretalx 2026 shows organisers a submission's `created` and
+      `updated` (confapi too); 2025.2.2's v1 has neither, so where pytanis
+      reads null from 2025, confapi's values are null too; the other
+      fields 2026 added (events' `og_image`, `identifier`s, the attendee
+      sign-up fields, `invitations`, `slot_type`), which pytanis keeps,
+      leave confapi's outcome where pretalx's has no such key.
 
 Prints each method's outcome on both servers, and last "pytanis v1 e2e
 (sqlite|postgres): N passed, N failed" (one per method compared, plus one
@@ -115,10 +121,41 @@ def plain_answer_ids(base, token):
     return ids
 
 
-def normalise(theirs, mine, upstream=None, token=None):
+# What pretalx 2026 added to every version (scripts/e2e/pretalx_v1_diff.py, 19).
+FIELDS_2026 = {"og_image", "identifier", "attendee_signup_required", "attendee_signup_capacity",
+               "signup_status", "invitations", "slot_type"}
+
+
+def dicts(value):
+    """Every JSON object in `value`, nested ones included."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from dicts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from dicts(v)
+
+
+def normalise(theirs, mine, upstream=None, token=None, release="2025"):
     """The normalisations of the docstring, on the runner's dumps.
     Returns the notes to print."""
     notes = []
+    # (4) pretalx 2026 shows organisers a submission's `created` and
+    # `updated` again (confapi as 2026 does); 2025.2.2's v1 has neither, so
+    # pytanis reads null there.
+    # The other fields 2026 added to every version, which pytanis keeps as
+    # extra fields, leave confapi's dump where pretalx's has no such key.
+    if release == "2025":
+        missing = {(d.get("code"), key) for d in dicts(theirs) if "code" in d
+                   for key in ("created", "updated") if key in d and d[key] is None}
+        theirs_keys = {key for d in dicts(theirs) for key in d}
+        for d in dicts(mine):
+            for key in ("created", "updated"):
+                if (d.get("code"), key) in missing and d.get(key) is not None:
+                    d[key] = None
+            for key in FIELDS_2026 - theirs_keys:
+                d.pop(key, None)
     # (3) pretalx 2026.2.1 answers pytanis 0.10's answers request with 500;
     # confapi's outcome must be no error and the answers pretalx lists
     # without that request's expansion.
@@ -194,7 +231,7 @@ def main():
             for line in run_pytanis(python, base, tokens["O"], out):
                 print(f"     {line}")
         answers = {path: json.load(open(path)) for path in (theirs, mine)}
-        for note in normalise(answers[theirs], answers[mine], upstream.url, tokens["O"]):
+        for note in normalise(answers[theirs], answers[mine], upstream.url, tokens["O"], args.pretalx):
             print(f"     {note}")
         for path, dumped in answers.items():
             with open(path + ".normalised", "w") as fp:
