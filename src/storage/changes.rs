@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::load::ReadTx;
 use super::plan::{ImportPlan, StoredEvent};
-use super::records::{EventAssembler, Kind, Moved};
+use super::records::{EventAssembler, Kind};
 use super::{ChangeRow, StoreError};
 use crate::domain::catalog::{EventData, Users};
 use crate::domain::feed::{self, ChangedRecord, State};
@@ -82,23 +82,8 @@ async fn before_of<T: ReadTx>(
             }
         }
     };
-    let changed: Vec<(Kind, &str)> = write
-        .inserts
-        .iter()
-        .chain(&write.updates)
-        .map(|r| (r.kind, r.key.as_str()))
-        .collect();
-    let moved: Vec<Moved> = write
-        .moves
-        .iter()
-        .zip(&write.moved_from)
-        .map(|((kind, key, to), from)| Moved {
-            kind: *kind,
-            key,
-            from: *from,
-            to: *to,
-        })
-        .collect();
+    let changed = write.changed_keys();
+    let moved = write.moved();
     // Only what the import replaces or removes is read back.
     let wanted: Vec<(Kind, &str)> = write
         .updates

@@ -93,6 +93,29 @@ impl EventWrite {
     pub fn writes(&self) -> u64 {
         1 + (self.inserts.len() + self.updates.len() + self.moves.len() + self.deletes.len()) as u64
     }
+
+    /// The records this inserts or updates, by kind and key.
+    pub fn changed_keys(&self) -> Vec<(Kind, &str)> {
+        self.inserts
+            .iter()
+            .chain(&self.updates)
+            .map(|r| (r.kind, r.key.as_str()))
+            .collect()
+    }
+
+    /// The records this moves, with where they were and where they go.
+    pub fn moved(&self) -> Vec<records::Moved<'_>> {
+        self.moves
+            .iter()
+            .zip(&self.moved_from)
+            .map(|((kind, key, to), from)| records::Moved {
+                kind: *kind,
+                key,
+                from: *from,
+                to: *to,
+            })
+            .collect()
+    }
 }
 
 /// The users to upsert; problems where an e-mail address would belong to
@@ -285,7 +308,7 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::storage::records::{KeyedRow, Moved};
+    use crate::storage::records::KeyedRow;
 
     /// The stored side of a change, rebuilt from the new event and the
     /// stored records the plan replaces, moves or removes, is the stored
@@ -342,23 +365,8 @@ mod tests {
             let mut after = before.clone();
             edit(&mut after);
             let write = event(Some(&stored_event), &fingerprints, &after).expect("a change");
-            let changed: Vec<(Kind, &str)> = write
-                .inserts
-                .iter()
-                .chain(&write.updates)
-                .map(|r| (r.kind, r.key.as_str()))
-                .collect();
-            let moved: Vec<Moved> = write
-                .moves
-                .iter()
-                .zip(&write.moved_from)
-                .map(|((kind, key, to), from)| Moved {
-                    kind: *kind,
-                    key,
-                    from: *from,
-                    to: *to,
-                })
-                .collect();
+            let changed = write.changed_keys();
+            let moved = write.moved();
             let wanted: HashSet<(Kind, &str)> = write
                 .updates
                 .iter()

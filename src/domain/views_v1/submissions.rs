@@ -798,7 +798,7 @@ impl<'a> V1Renderer<'a> {
     /// Only the submissions view knows the schedule: a nested submission's
     /// slots are `[]` elsewhere.
     fn knows_schedule(&self) -> bool {
-        !(self.nested && !matches!(self.serving, Serving::Submissions | Serving::Schedule))
+        !self.nested || matches!(self.serving, Serving::Submissions | Serving::Schedule)
     }
 
     /// Each speaker of the submission at `position` the caller is shown
