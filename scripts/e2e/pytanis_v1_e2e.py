@@ -69,6 +69,8 @@ from e2e import tear_down  # noqa: E402
 from pretalx_e2e import start_upstream  # noqa: E402
 from pretalx_mirror import mirror  # noqa: E402
 from pretalx_upstream import SLUG  # noqa: E402
+# What pretalx 2026 added to every version (normalisation 19 there).
+from pretalx_v1_diff import FIELDS_2026, every_object as dicts  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNNER = os.path.join(ROOT, "..", "shared", "clients", "run_pytanis_v1.py")
@@ -119,22 +121,6 @@ def plain_answer_ids(base, token):
         ids += [a["id"] for a in page["results"]]
         url = page.get("next")
     return ids
-
-
-# What pretalx 2026 added to every version (scripts/e2e/pretalx_v1_diff.py, 19).
-FIELDS_2026 = {"og_image", "identifier", "attendee_signup_required", "attendee_signup_capacity",
-               "signup_status", "invitations", "slot_type"}
-
-
-def dicts(value):
-    """Every JSON object in `value`, nested ones included."""
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from dicts(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from dicts(v)
 
 
 def normalise(theirs, mine, upstream=None, token=None, release="2025"):
