@@ -32,6 +32,9 @@ pub struct SlotFacts {
     /// The end, else the start plus the submission's duration.
     pub end: Option<Timestamp>,
     pub is_visible: bool,
+    /// The upstream's id, where the dataset has one (pretalx's primary
+    /// key: ties of its ordering come in that order).
+    pub stored_id: Option<i64>,
 }
 
 impl SlotRef<'_> {
@@ -54,6 +57,7 @@ impl SlotRef<'_> {
                     start: item.start,
                     end: talk_end(sub, item.start, item.end),
                     is_visible: item.is_visible,
+                    stored_id: item.id,
                 }
             }
             SlotRef::Break { item, .. } => SlotFacts {
@@ -63,6 +67,7 @@ impl SlotRef<'_> {
                 start: Some(item.start),
                 end: Some(item.end),
                 is_visible: true,
+                stored_id: item.id,
             },
             SlotRef::Other { release, item, .. } => {
                 let sub = item
@@ -79,6 +84,7 @@ impl SlotRef<'_> {
                         None => item.end,
                     },
                     is_visible: item.is_visible,
+                    stored_id: item.id,
                 }
             }
         }

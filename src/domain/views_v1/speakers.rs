@@ -196,8 +196,15 @@ impl<'a> V1Renderer<'a> {
         object.string("name", &user.name);
         object.string("biography", &profile.biography);
         match self.child("submissions") {
-            // Expanded submissions below a submission's speakers: rare,
-            // rendered as their views.
+            // pretalx gives a speaker's submissions only where its view puts
+            // the caller's submissions in the serializer's context (the
+            // speakers and reviews views): nested in a submission or a slot
+            // they are [], expanded or not (pretalx 2026.2.1 and 2025.2.2).
+            _ if matches!(self.serving, Serving::Submissions | Serving::Schedule) => {
+                object.raw("submissions", "[]")
+            }
+            // Expanded submissions below a review's submission's speakers:
+            // rare, rendered as their views.
             Some(child) => {
                 let submissions: Refs<&str, SubmissionView> = Refs::Objects(
                     self.named_submissions(position)
@@ -209,10 +216,6 @@ impl<'a> V1Renderer<'a> {
                     // Writing views into a Vec cannot fail.
                     let _ = crate::json::append(out, &submissions);
                 });
-            }
-            // Only the speakers and reviews views give nested speakers theirs.
-            None if matches!(self.serving, Serving::Submissions | Serving::Schedule) => {
-                object.raw("submissions", "[]")
             }
             None => object.value("submissions", |out| {
                 let codes: Vec<&str> = self

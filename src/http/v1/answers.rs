@@ -18,14 +18,17 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
     let review = params.id("review");
     params.check()?;
     let submission = params.get("submission").map(str::to_lowercase);
+    // pretalx 2026 renamed the filter `person` to `speaker`; both filter.
     let person = params.get("person").map(str::to_lowercase);
+    let speaker = params.get("speaker").map(str::to_lowercase);
     let q = params.get("q").map(str::to_lowercase);
     let data = &*ctx.event;
     let o = params.get("o");
     // Ordered once with the set (`o` is part of its key): a copy of the
     // shared set per request to sort was half of a page's time on an event
     // of 640,000 answers (perf, docs/bench-log.md).
-    let filters = format!("{question:?} {review:?} {submission:?} {person:?} {q:?} {o:?}");
+    let filters =
+        format!("{question:?} {review:?} {submission:?} {person:?} {speaker:?} {q:?} {o:?}");
     let items = ctx.visible_set(&access, "v1-answers", filters, || {
         let mut items: Vec<_> = data
             .answers_by_id
@@ -42,11 +45,13 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
                             .as_ref()
                             .is_some_and(|s| s.to_lowercase() == *code)
                     })
-                    && person.as_ref().is_none_or(|code| {
-                        answer
-                            .person
-                            .as_ref()
-                            .is_some_and(|p| p.to_lowercase() == *code)
+                    && [&person, &speaker].into_iter().all(|wanted| {
+                        wanted.as_ref().is_none_or(|code| {
+                            answer
+                                .person
+                                .as_ref()
+                                .is_some_and(|p| p.to_lowercase() == *code)
+                        })
                     })
                     && matches_q(q.as_deref(), [answer.answer.as_str()])
             })
@@ -78,10 +83,24 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
 
 pub fn answer(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
+    let id = digits_id(id).ok_or(ApiError::NotFound)?;
+    if ctx.caller.user_code.is_none() {
+        // pretalx 2026 looks the answer up among those to the questions
+        // the caller sees, then asks for credentials: an answer to a
+        // public question is a 401, any other id a 404.
+        let data = &*ctx.event;
+        let found = data.answer_position(id).is_some_and(|a| {
+            data.answer_question[a].is_some_and(|q| access.sees_question(&data.event.questions[q]))
+        });
+        return Err(if found {
+            ApiError::NotAuthenticated
+        } else {
+            ApiError::NotFound
+        });
+    }
     if access.role != Role::Organiser {
         return Err(refused_detail(&ctx.caller));
     }
-    let id = digits_id(id).ok_or(ApiError::NotFound)?;
     let position = ctx
         .event
         .answer_position(id)

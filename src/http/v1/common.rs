@@ -175,17 +175,36 @@ pub(crate) enum Key {
 pub(super) type Orderings<'f, T> = &'f [(&'f str, fn(&T) -> Key)];
 
 pub(super) fn order<T>(params: &Params, items: &mut [T], fields: Orderings<T>) {
-    let Some(wanted) = params.get("o") else {
-        return;
-    };
+    if let Some((descending, key)) = ordering(params, fields) {
+        sort_by(items, descending, key);
+    }
+}
+
+/// `order` for a list whose default order is not by id (rooms and
+/// questions, by position): pretalx orders by the field alone, so ties
+/// come as the database gives them, by primary key (pretalx 2026.2.1 on
+/// rooms of equal capacity).
+pub(super) fn order_ties_by_id<T>(
+    params: &Params,
+    items: &mut [T],
+    fields: Orderings<T>,
+    id: fn(&T) -> i64,
+) {
+    if let Some((descending, key)) = ordering(params, fields) {
+        items.sort_by_key(id);
+        sort_by(items, descending, key);
+    }
+}
+
+/// The direction and key `o` asks for, if it names one of `fields`.
+fn ordering<T>(params: &Params, fields: Orderings<T>) -> Option<(bool, fn(&T) -> Key)> {
+    let wanted = params.get("o")?;
     let (descending, name) = match wanted.strip_prefix('-') {
         Some(name) => (true, name),
         None => (false, wanted),
     };
-    let Some((_, key)) = fields.iter().find(|(field, _)| *field == name) else {
-        return;
-    };
-    sort_by(items, descending, key);
+    let (_, key) = fields.iter().find(|(field, _)| *field == name)?;
+    Some((descending, *key))
 }
 
 /// Sorts by `key`, descending when asked; equal keys keep their order.

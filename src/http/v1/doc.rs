@@ -158,7 +158,14 @@ pub const ANSWERS: Doc = Doc {
         ("question", "Question id"),
         ("review", "Review id"),
         ("submission", "Submission code (any letter case)"),
-        ("person", "Speaker code (any letter case)"),
+        (
+            "speaker",
+            "Speaker code (any letter case); pretalx 2026's name of the filter",
+        ),
+        (
+            "person",
+            "Speaker code (any letter case); pretalx 2025's name, still taken",
+        ),
         q("Text in the answer"),
         o("id or answer; `-` first for descending; others are ignored"),
         ANSWER_EXPAND,

@@ -2,7 +2,8 @@
 //! see, and the options of the choice questions among them.
 
 use super::common::{
-    boolean, expansion, first_text, one, order, page, pagination, path_id, search, Key,
+    boolean, expansion, first_text, one, order, order_ties_by_id, page, pagination, path_id,
+    search, Key,
 };
 use crate::domain::access::Access;
 use crate::domain::views_v1::V1Renderer;
@@ -41,7 +42,7 @@ pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
         .filter(|q| for_reviewers.is_none_or(|r| q.is_visible_to_reviewers == r))
         .filter(|q| search(&params, q.question.texts()))
         .collect();
-    order(
+    order_ties_by_id(
         &params,
         &mut questions,
         &[
@@ -53,6 +54,7 @@ pub fn questions(ctx: EventContext, mut params: Params) -> ApiResult {
                 Key::Int(Some(q.is_visible_to_reviewers as i64))
             }),
         ],
+        |q| q.id,
     );
     let expansion = expansion(&params);
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"))

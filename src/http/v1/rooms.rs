@@ -1,7 +1,7 @@
 //! v1 `/rooms/`: organisers always, everyone else while the schedule is
 //! public; paged by `limit` and `offset` only.
 
-use super::common::{first_text, order, path_id, search, sees_schedule_data, Key};
+use super::common::{first_text, order_ties_by_id, path_id, search, sees_schedule_data, Key};
 use crate::domain::views_v1::V1Renderer;
 use crate::http::context::EventContext;
 use crate::http::endpoint::{json, ApiResult};
@@ -25,7 +25,7 @@ pub fn rooms(ctx: EventContext, mut params: Params) -> ApiResult {
         .filter(|r| search(&params, r.name.texts()))
         .collect();
     rooms.sort_by_key(|r| (r.position.is_none(), r.position, r.id));
-    order(
+    order_ties_by_id(
         &params,
         &mut rooms,
         &[
@@ -34,6 +34,7 @@ pub fn rooms(ctx: EventContext, mut params: Params) -> ApiResult {
             ("position", |r| Key::Int(r.position)),
             ("capacity", |r| Key::Int(r.capacity)),
         ],
+        |r| r.id,
     );
     let renderer = V1Renderer::new(&access, &ctx.caller.catalog.users, params.get("lang"));
     ctx.caller

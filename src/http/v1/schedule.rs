@@ -112,7 +112,7 @@ fn slots_of<'a>(access: &Access<'a>, release: Release) -> Vec<SlotRef<'a>> {
 }
 
 /// The caller's slots of `releases`, in the default order: by start, then
-/// room position (pretalx's `start`, `room__position`).
+/// room position (pretalx's `start`, `room__position`), then id.
 fn slots_in<'a>(access: &Access<'a>, releases: &[Release]) -> Vec<SlotRef<'a>> {
     let data = access.data;
     let mut slots: Vec<SlotRef> = releases.iter().flat_map(|&r| slots_of(access, r)).collect();
@@ -128,6 +128,10 @@ fn slots_in<'a>(access: &Access<'a>, releases: &[Release]) -> Vec<SlotRef<'a>> {
             position.is_none(),
             position,
             facts.room,
+            // Copies of a slot in several schedules tie: pretalx's database
+            // gives them by primary key (slots without one keep their order).
+            facts.stored_id.is_none(),
+            facts.stored_id,
         )
     });
     slots

@@ -9,6 +9,7 @@ mod expand;
 mod lists;
 mod openapi;
 mod pagination;
+mod pretalx_2026;
 mod pretalx_differences;
 mod questions;
 mod reviews;
