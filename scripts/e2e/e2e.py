@@ -52,6 +52,7 @@ class Server:
     def __init__(self, binary, db_url, workdir, name, datasets=(), extra=(), log_level="info"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.db_url = db_url
         self.log_path = os.path.join(workdir, f"{name}.log")
         # No drain on stop: these servers sit behind no load balancer, and
         # every stop would otherwise take --drain-seconds (default 5).

@@ -64,8 +64,15 @@ pretalx answers 400 for and confapi answers (18); and, as confapi follows
 pretalx 2026.2, the fields 2026 added to every version (19) and the
 versions 2026 accepts (20: `v2` compared with pretalx 2025's v1 answer,
 `DEV_PREVIEW` a 400), 2026's reviewer field set (21), null avatars (22),
-`anonymised_data` as an object (23) and nested speakers' answers (24).
-The track-limited
+`anonymised_data` as an object (23) and nested speakers' answers (24);
+the public's answer detail, 401 in 2026 (25), the answers' `speaker=`
+filter, 2026's name of 2025's `person=` (27), and a submission's
+nested speakers' submissions, [] in 2026 (31). Against 2026.2.1:
+its `expand=person` on answers, which drops the key (26), the order of a
+submission's speakers outside the submissions view, which its prefetches
+leave unordered (28), its 403 for the organiser's teams to a token bound
+to the event (29), and its 500 for reviews?expand=submission.submission_type
+(30). The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12) and (13)
 compare. What --all adds fails as 404 (not served; log/ on purpose).
@@ -74,11 +81,14 @@ compare. What --all adds fails as 404 (not served; log/ on purpose).
 (scripts/upstream/pretalx2026_upstream.py, in a Debian 13 root; root
 needed): the mirror is synced with its all-events token (2026.2 answers
 the organiser's teams only to a token covering every event), role O is
-its democon-bound token. --api-version v2 sends `Pretalx-Version: v2`
-(2026's current version) instead of v1 on the lines without `version=`.
-The normalisations are 2025.2.2's: the differences this shows against
-2026.2.1 are what is left to do (scripts/README.md). The default run
-(2025.2.2, v1) is unchanged.
+its democon-bound token (E, the all-events one, reads the teams, 29). Then
+`confapi sync --organiser` runs again with the democon-bound token, into a
+second database: it must succeed, say in one line that the teams come
+from the access file, and mirror the event as the first sync did
+(`event_bound_sync`, counted as one check). --api-version v2 sends
+`Pretalx-Version: v2` (2026's current version) instead of v1 on the lines
+without `version=`. Both must pass (scripts/test runs 2026.2.1 with v2
+and v1 and 2025.2.2 with v1, on SQLite and PostgreSQL).
 
 Prints a line per failure (all with --verbose), a table of requests per
 endpoint and role, and last "pretalx v1 diff (sqlite|postgres): N passed,
@@ -88,6 +98,7 @@ N failed" (one per request compared).
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -106,7 +117,7 @@ from pretalx_upstream import HIDDEN_SLUG, ORGANISER, SLUG  # noqa: E402
 # The endpoints of the default run (src/http/v1/), whose differences are
 # fixed or normalised. "paths" is the routing itself (unknown paths and
 # events).
-SERVED = {"events", "rooms", "tracks", "submission-types", "tags", "questions",
+SERVED = {"sync", "events", "rooms", "tracks", "submission-types", "tags", "questions",
           "question-options", "paths", "submissions", "speakers", "answers", "reviews", "talks",
           "slots", "schedules", "teams"}
 # Of those, the endpoints whose `expand` is in the default run too.
@@ -368,7 +379,7 @@ slots             AO     /api/events/{event}/slots/         room={room}
 slots             A      /api/events/{event}/slots/         submission={talk}
 slots             AO     /api/events/{event}/slots/         schedule={schedule}
 slots             O      /api/events/{event}/slots/         is_visible=false
-slots             A      /api/events/{event}/slots/         is_visible=maybe
+slots             A      /api/events/{event}/slots/         is_visible=maybe&page_size=250
 slots             AR     /api/events/{event}/slots/         speaker={speaker}
 slots             AO     /api/events/{event}/slots/         schedule_version=v1.0
 slots             O      /api/events/{event}/slots/         schedule_version=V1.0
@@ -515,6 +526,8 @@ answers           O      /api/events/{event}/answers/       submission={talk}
 answers           O      /api/events/{event}/answers/       q=note
 answers           O      /api/events/{event}/answers/       o=-id
 answers           O      /api/events/{event}/answers/       person={speaker}
+answers           O      /api/events/{event}/answers/       speaker={speaker}
+answers           O      /api/events/{event}/answers/       speaker={speaker_lower}
 answers           O      /api/events/{event}/answers/       review=999999
 answers           O      /api/events/{event}/answers/       expand=question,options
 answers           O      /api/events/{event}/answers/       expand=question.tracks,question.submission_types
@@ -584,8 +597,12 @@ def is_served(endpoint, query):
 
 
 class Facts:
-    def __init__(self, origin, token, roles):
+    def __init__(self, origin, token, roles, teams_token=None):
+        """`teams_token`: the token that may read the organiser's teams, when
+        not `token` (pretalx 2026.2 shows them only to a token covering every
+        event of the organiser)."""
         self.origin, self.token, self.roles = origin, token, roles
+        self.teams_token = teams_token or token
         self.cache = {"event": SLUG, "hidden": HIDDEN_SLUG, "organiser": ORGANISER}
 
     def list(self, what):
@@ -667,7 +684,7 @@ class Facts:
         if name == "wip_schedule":
             return next(s["id"] for s in self.list("schedules/") if s["published"] is None)
         if name == "team":
-            teams = every(self.origin, f"/api/organisers/{ORGANISER}/teams/", self.token)
+            teams = every(self.origin, f"/api/organisers/{ORGANISER}/teams/", self.teams_token)
             return sorted(t["id"] for t in teams)[0]
         if name == "answer":
             return sorted(a["id"] for a in self.list("answers/"))[0]
@@ -803,6 +820,18 @@ class Normaliser:
         known = self.public_codes("submissions")
         for body in (t_body, m_body):
             for obj in every_object(body):
+                # (28) A submission's speakers nested outside the
+                # submissions view (in a slot, a review, a speaker's
+                # submissions): pretalx's `sorted_speakers` returns the
+                # view's prefetch as it comes, and those prefetches have no
+                # order (2026.2.1 gives some two-speaker talks the other
+                # way round there; its submissions view orders them by
+                # position, as confapi does everywhere): compared in code
+                # order.
+                speakers = obj.get("speakers") if is_submission(obj) else None
+                if isinstance(speakers, list) and not (
+                        endpoint.startswith("submissions") and obj in self.objects(body)):
+                    speakers.sort(key=code_of)
                 subs = obj.get("submissions") if is_speaker(obj) else None
                 # pretalx 2026 (and confapi) list a speaker's submissions
                 # by code, 2025 by its primary key: 2025's are put in code
@@ -963,6 +992,14 @@ class Normaliser:
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
             t_body, m_body = self.i18n(t_body), self.i18n(m_body)
             self.without_2026_fields(t_body, m_body)
+            # (31) A speaker nested in a submission: pretalx 2025.2.2 gives
+            # their submissions (expanded with speakers.submissions),
+            # 2026.2.1 [] (its speaker serializer gives them only in the
+            # speakers and reviews views); confapi answers as 2026.2 does.
+            if self.release == "2025" and endpoint.startswith("submissions"):
+                for speaker in nested_speakers(t_body):
+                    if isinstance(speaker.get("submissions"), list):
+                        speaker["submissions"] = []
             # (7) Reviewers never get secrets (section 13, item 2).
             if role in "RT" and endpoint.split()[0] == "submissions":
                 for obj in self.objects(t_body):
@@ -1018,8 +1055,10 @@ class Normaliser:
         return (t_status, t_json, self.walk(t_body)), (m_status, m_json, self.walk(m_body))
 
 
-# The parameters pretalx answers 500 for (pretalx-v1.md 10.1), by endpoint.
-CRASHES = {"reviews": "speaker", "answers": "expand"}
+# The parameters pretalx answers 500 for (pretalx-v1.md 10.1), by endpoint;
+# and (30) 2026.2.1's 500 for reviews?expand=submission.submission_type,
+# submission.tags.
+CRASHES = {"reviews": ("speaker", "expand"), "answers": ("expand",)}
 # The slot filters pretalx answers 400 for, whatever the value
 # (pretalx-v1.md 10.2).
 BROKEN_SLOT_FILTERS = ("speaker", "schedule_version")
@@ -1065,7 +1104,7 @@ def broken_slot_filter(path, theirs, mine, facts, token):
     return [s["id"] for s in every(facts.mine, path, token)] == [s["id"] for s in upstream]
 
 
-def crash_or_gone(endpoint, role, path, theirs, mine, facts):
+def crash_or_gone(endpoint, role, path, theirs, mine, facts, release="2025"):
     """What pretalx answers that confapi answers otherwise on purpose and
     cannot be normalised to one body: True when `mine` is that answer.
 
@@ -1080,12 +1119,12 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts):
     endpoint), where pretalx answers the public 403.
     (15) The track-limited reviewer's submission of another track: a
     public talk, which confapi shows every reviewer (see 13), pretalx 404."""
-    t_status, t_json, _ = theirs
+    t_status, t_json, t_body = theirs
     m_status, m_json, m_body = mine
     parsed = urllib.parse.urlsplit(path)
     params = urllib.parse.parse_qsl(parsed.query)
-    crash = CRASHES.get(endpoint.split()[0])
-    if t_status == 500 and not t_json and crash in dict(params):
+    crash = next((c for c in CRASHES.get(endpoint.split()[0], ()) if c in dict(params)), None)
+    if t_status == 500 and not t_json and crash:
         if m_status == 400 and isinstance(m_body, dict):
             return set(m_body) <= set(dict(params))
         if m_status != 200 or not m_json:
@@ -1098,10 +1137,52 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts):
             codes = {s["code"] for s in facts.list("submissions/") if speaker in s["speakers"]}
             return sorted(r["id"] for r in mine_items) == sorted(
                 r["id"] for r in upstream if r["submission"] in codes)
+        if endpoint.startswith("reviews"):  # (30): the reviews and their submissions
+            return [(r["id"], code_of(r["submission"])) for r in mine_items] == [
+                (r["id"], r["submission"]) for r in upstream]
         # (code_of: a person not expanded, as confapi answers 2026's
         # expand=question.tracks, is its code)
         return [(a["id"], code_of(a["person"])) for a in mine_items] == [
             (a["id"], a["person"]) for a in upstream]
+    # (25) The public's answer detail: pretalx 2025.2.2 answers 404 (it
+    # finds nothing in the public's empty set), 2026.2.1 401 where the
+    # answer is one to a question the public sees (it finds it, then asks
+    # for credentials); confapi answers as 2026.2 does.
+    if (release == "2025" and role == "A" and endpoint == "answers" and t_status == 404
+            and m_status == 401 and parsed.path.rstrip("/").split("/")[-1].isdigit()):
+        answer_id = int(parsed.path.rstrip("/").split("/")[-1])
+        public = {q["id"] for q in facts.public("questions/")}
+        return any(a["id"] == answer_id and a["question"] in public for a in facts.list("answers/"))
+    if release == "2026" and endpoint.startswith("answers") and t_status == 200 and m_status == 200:
+        expand = ",".join(v for k, v in params if k == "expand").split(",")
+        # (26) answers?expand=person: pretalx 2026.2.1 drops `person`
+        # (the expanded serializer reads `answer.person`, which 2026
+        # renamed `speaker`, and skips the field; 2025.2.2 answered 500,
+        # see 8); confapi keeps the person's code (docs/api.md). True when
+        # confapi's answers are pretalx's unexpanded ones.
+        if "person" in expand and all("person" not in a for a in t_body.get("results", [])):
+            rest = urllib.parse.urlencode([(k, v) for k, v in params if k != "expand"]
+                                          + [("page_size", "250")])
+            upstream = every(facts.origin, f"{parsed.path}?{rest}", facts.token)
+            mine_items = every(facts.mine, path, facts.token)
+            return all(a["person"] is None or isinstance(a["person"], str) or is_speaker(a["person"])
+                       for a in mine_items) and [
+                dict(a, person=code_of(a["person"])) for a in mine_items] == upstream
+        # (27) The answers' speaker filter: 2026 renamed `person=` to
+        # `speaker=` and ignores `person=`; confapi takes both (docs/api.md),
+        # so its answer to person= is pretalx's to speaker=.
+        if "person" in dict(params) and "speaker" not in dict(params):
+            renamed = [("speaker" if k == "person" else k, v) for k, v in params]
+            upstream = every(facts.origin, f"{parsed.path}?{urllib.parse.urlencode(renamed)}",
+                             facts.token)
+            return every(facts.mine, path, facts.token) == upstream
+    # (27) And pretalx 2025.2.2, which knows only `person=`, ignores
+    # `speaker=`: confapi's answer to it is 2025's to person=.
+    if (release == "2025" and endpoint == "answers" and "speaker" in dict(params)
+            and "person" not in dict(params) and t_status == 200 and m_status == 200):
+        renamed = [("person" if k == "speaker" else k, v) for k, v in params]
+        upstream = every(facts.origin, f"{parsed.path}?{urllib.parse.urlencode(renamed)}", facts.token)
+        return every(facts.mine, path, facts.token) == upstream
     if parsed.path.endswith("/log/") or parsed.path.endswith("/submissions/favourites/"):
         return m_status == 404 and m_json
     if role == "T" and t_status == 404 and m_status == 200 and m_json and endpoint == "submissions":
@@ -1175,6 +1256,7 @@ def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose, relea
         except (KeyError, StopIteration, IndexError, RuntimeError) as err:
             failures.append((endpoint, role, path_template, f"fixture fact missing: {err!r}"))
             results[endpoint][role, "failed"] += 1
+            print(f"FAIL {endpoint}: {role} {path_template}: fixture fact missing: {err!r}")
             continue
         target = path + ("?" + query if query else "")
         token = tokens[role]
@@ -1191,10 +1273,18 @@ def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose, relea
         # `DEV_PREVIEW`, which 2026 renamed, is a 400 as in 2026.2.
         if release == "2025" and version.lower() in ("v2", "v-next") and theirs[0] == 400:
             theirs = answer(theirs_origin, target, token, "v1", upstream=True)
+        # (29) pretalx 2026.2 answers organiser-level endpoints (teams)
+        # 403 unless the token covers every event of the organiser; confapi's
+        # tokens are its users' (docs/api.md, "Where confapi differs"): its
+        # organiser's answer is compared with pretalx's to the all-events
+        # token.
+        if (release == "2026" and role == "O" and endpoint.split()[0] == "teams"
+                and theirs[0] == 403 and tokens.get("E")):
+            theirs = answer(theirs_origin, target, tokens["E"], version, upstream=True)
         if release == "2025" and version.upper() == "DEV_PREVIEW":
             ok = mine == UNSUPPORTED_VERSION
             detail = "" if ok else f"confapi {mine[0]} {json.dumps(mine[2])[:200]}, not 2026.2's 400"
-        elif crash_or_gone(endpoint, role, target, theirs, mine, facts):
+        elif crash_or_gone(endpoint, role, target, theirs, mine, facts, release):
             ok, detail = True, "(pretalx's 500 or log/: confapi's answer accepted)"
         elif endpoint.split()[0] == "slots" and broken_slot_filter(target, theirs, mine, facts, token):
             ok, detail = True, "(pretalx's 400 for a broken slot filter: confapi's answer accepted)"
@@ -1218,6 +1308,42 @@ def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose, relea
             failures.append((endpoint, role, label, detail))
             print(f"FAIL {endpoint}: {label}: {detail}")
     return results, failures, timing
+
+
+def event_bound_sync(binary, upstream, work, first_db):
+    """pretalx 2026: `confapi sync --organiser` with the organiser's token
+    bound to democon (DIR/token), which 2026.2 refuses the organiser's teams
+    (403): the sync must succeed, say in one line that the teams come from
+    the access file, and mirror the event as the all-events token's sync
+    did (`confapi export` of both, the event without its teams, which come
+    from the access file). The problems, or [] when it holds."""
+    db = f"sqlite://{work}/event-bound.db"
+    result = subprocess.run(
+        [binary, "sync", "--from", upstream.url, "--access", os.path.join(work, "access.json"),
+         "--db", db, "--event", SLUG, "--organiser", ORGANISER],
+        capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, CONFAPI_SYNC_TOKEN=upstream.token))
+    out = (result.stdout + result.stderr).strip()
+    if result.returncode != 0:
+        return [f"exit {result.returncode}: {out[-1500:]}"]
+    problems = []
+    teams_lines = [line for line in out.splitlines() if "teams come from the access file" in line]
+    if len(teams_lines) != 1 or "403" not in teams_lines[0]:
+        problems.append(f"expected one line saying the teams (403) come from the access file: {out[-800:]}")
+
+    def event_of(url):
+        exported = subprocess.run([binary, "export", "--db", url, "--event", SLUG],
+                                  capture_output=True, text=True, timeout=120)
+        if exported.returncode != 0:
+            raise RuntimeError(f"confapi export --db {url} failed: {exported.stderr[-800:]}")
+        event = json.loads(exported.stdout)["events"][0]
+        event.pop("teams", None)
+        return event
+    first, bound = event_of(first_db), event_of(db)
+    if first != bound:
+        problems.append("the event differs from the all-events sync's: " + "; ".join(
+            differences(first, bound)))
+    return problems
 
 
 def report(results, served_only):
@@ -1254,7 +1380,8 @@ def main():
     parser.add_argument("--pretalx", choices=("2025", "2026"), default="2025",
                         help="the upstream: pretalx 2025.2.2 (default) or 2026.2.1 "
                              "(scripts/upstream/pretalx2026_upstream.py, in a Debian 13 root; "
-                             "synced with its all-events token, compared with its event-bound one)")
+                             "synced with its all-events token, compared with its event-bound one, "
+                             "and synced again with the event-bound one)")
     parser.add_argument("--api-version", choices=("v1", "v2"), default="v1",
                         help="the Pretalx-Version header of the table's lines without version= "
                              "(sent to both servers; default v1)")
@@ -1300,11 +1427,17 @@ def main():
         server, role_tokens, roles = mirror(binary, upstream, work, args.postgres,
                                             "confapi_pretalx_v1_diff", sync_token)
         token = role_tokens["O"]
-        tokens = dict(role_tokens, A=None, B=BOGUS_TOKEN)
-        facts = Facts(upstream.url, token, roles)
+        tokens = dict(role_tokens, A=None, B=BOGUS_TOKEN, E=sync_token)
+        facts = Facts(upstream.url, token, roles, sync_token)
         facts.mine = server.url
         results, failures, timing = run_requests(
             rows, upstream.url, server.url, tokens, facts, args.verbose, args.pretalx)
+        if args.pretalx == "2026":
+            problems = event_bound_sync(binary, upstream, work, server.db_url)
+            results["sync (event-bound token)"]["O", "failed" if problems else "passed"] += 1
+            for problem in problems:
+                failures.append(("sync (event-bound token)", "O", "sync", problem))
+                print(f"FAIL sync with the event-bound token: {problem}")
         total = report(results, not args.all)
         problems = server.log_problems()
         if problems:

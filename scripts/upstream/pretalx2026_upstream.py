@@ -37,6 +37,8 @@ data), then what issue 62 asks the fixture to hold:
 - two released schedules (v1.0 by create_test_event; v1.1 after a slot
   was moved, a day later) plus the WIP schedule;
 - three speakers with their own time zone (2026 keeps it on the User);
+- every profile with its speaker's name (as real events have it; 2026's
+  `q=` searches the profile's name);
 - a scheduled talk with two speakers (a second SpeakerProfile added);
 - two access codes, one limited to two tracks and a submission type (the
   one resource whose v2 answer differs from v1's);
@@ -112,6 +114,14 @@ with freeze_time("@NOW@"):
 with scopes_disabled(), freeze_time("@NOW@"):
     event = Event.objects.get(slug="@SLUG@")
     subs = list(event.submissions.order_by("code"))
+    # Profiles carry their speaker's name, as on real events (migration
+    # person 0035 copied it into every profile, the CfP's profile form
+    # writes it); create_test_event leaves it empty, and 2026's `q=` of
+    # submissions and slots searches the profile's name, not the user's.
+    for profile in SpeakerProfile.objects.filter(event=event).select_related("user"):
+        if not profile.name and profile.user:
+            profile.name = profile.user.name
+            profile.save(update_fields=["name"])
     # Questions with answers: one with options (public), one only
     # organisers see.
     level = Question.objects.create(
