@@ -83,24 +83,12 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
 
 pub fn answer(ctx: &EventContext, params: Params, id: &str) -> ApiResult {
     let access = ctx.access();
-    let id = digits_id(id).ok_or(ApiError::NotFound)?;
-    if ctx.caller.user_code.is_none() {
-        // pretalx 2026 looks the answer up among those to the questions
-        // the caller sees, then asks for credentials: an answer to a
-        // public question is a 401, any other id a 404.
-        let data = &*ctx.event;
-        let found = data.answer_position(id).is_some_and(|a| {
-            data.answer_question[a].is_some_and(|q| access.sees_question(&data.event.questions[q]))
-        });
-        return Err(if found {
-            ApiError::NotAuthenticated
-        } else {
-            ApiError::NotFound
-        });
-    }
     if access.role != Role::Organiser {
+        // The public gets a 404 as for no object: pretalx 2026's 401 for an
+        // answer to a public question would tell that the id exists.
         return Err(refused_detail(&ctx.caller));
     }
+    let id = digits_id(id).ok_or(ApiError::NotFound)?;
     let position = ctx
         .event
         .answer_position(id)
