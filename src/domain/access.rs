@@ -112,7 +112,7 @@ impl<'a> Access<'a> {
                 )
             }
         };
-        let own_submissions = user.map_or(&[][..], |u| data.submissions_of_speaker(&u.code));
+        let own_submissions = user.map_or(&[][..], |u| data.submissions_of_user(&u.code));
         Access {
             data,
             user,

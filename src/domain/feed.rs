@@ -196,7 +196,7 @@ fn key_at(data: &EventData, place: Place) -> (FeedKind, ObjectKey) {
         ),
         Place::Speaker(p) => (
             FeedKind::Speaker,
-            ObjectKey::Code(event.speakers[p].user.clone()),
+            ObjectKey::Code(event.speakers[p].speaker_code().clone()),
         ),
         Place::Room(i) => (FeedKind::Room, ObjectKey::Id(event.rooms[i].id)),
         Place::Question(i) => (FeedKind::Question, ObjectKey::Id(event.questions[i].id)),
@@ -584,8 +584,8 @@ fn add_owner(set: &mut Candidates, data: &EventData, owner: AnswerOwner) {
     match owner {
         AnswerOwner::Submission(i) => add_submission(set, &data.event.submissions[i].code),
         AnswerOwner::Person(p) => {
-            let user = data.event.speakers[p].user.clone();
-            set.insert((FeedKind::Speaker, ObjectKey::Code(user)));
+            let code = data.event.speakers[p].speaker_code().clone();
+            set.insert((FeedKind::Speaker, ObjectKey::Code(code)));
         }
         AnswerOwner::Review(r) => {
             set.insert((FeedKind::Review, ObjectKey::Id(data.event.reviews[r].id)));
@@ -598,7 +598,7 @@ fn add_owner(set: &mut Candidates, data: &EventData, owner: AnswerOwner) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChangedRecord {
     Submission(String),
-    /// A speaker profile, by user code.
+    /// A speaker profile, by the code it goes by (its record's key).
     Speaker(String),
     Answer(i64),
     Review(i64),

@@ -499,12 +499,16 @@ impl<'a> Renderer<'a> {
                 .filter_map(|((i, code), profile)| {
                     let user = match known {
                         Some(users) => users.get(i)?.as_ref()?,
-                        None => self.users.get(code.as_str())?,
+                        None => self.users.get(
+                            profile.map_or(code.as_str(), |p| data.event.speakers[p].user.as_str()),
+                        )?,
                     };
-                    Some((user, profile))
+                    Some((code, user, profile))
                 })
-                .map(|(user, profile)| SpeakerBrief {
-                    code: &user.code,
+                .map(|(code, user, profile)| SpeakerBrief {
+                    // The code the event knows them by (pretalx 2026: a
+                    // profile's own), not necessarily the user's.
+                    code: code.as_str(),
                     name: &user.name,
                     biography: profile.map_or("", |p| data.event.speakers[p].biography.as_str()),
                     avatar: user.avatar.as_deref(),
@@ -571,7 +575,7 @@ impl<'a> Renderer<'a> {
         let user = self.users.get(profile.user.as_str())?;
         let orga = self.is_orga();
         Some(SpeakerView {
-            code: &user.code,
+            code: profile.speaker_code(),
             name: &user.name,
             biography: &profile.biography,
             submissions: self

@@ -232,8 +232,12 @@ impl<'a> ExportSchedule<'a> {
             .map_or("", |(_, text)| text.as_str())
     }
 
+    /// The person a speaker code names: the user of the event's profile
+    /// that goes by it (pretalx 2026: a code of the profile's own), else
+    /// the user of that code.
     pub fn user(&self, code: &str) -> Option<&'a User> {
-        self.users.get(code).map(|user| &**user)
+        let user = self.data.profile(code).map_or(code, |p| p.user.as_str());
+        self.users.get(user).map(|user| &**user)
     }
 
     /// A speaker's name as the frab formats show it.

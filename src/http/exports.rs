@@ -118,17 +118,17 @@ async fn speaker(caller: Caller, Path((slug, code)): Path<(String, String)>) -> 
         .event
         .speakers
         .iter()
-        .find(|p| p.user.eq_ignore_ascii_case(&code))
+        .find(|p| p.speaker_code().eq_ignore_ascii_case(&code))
         .ok_or(ApiError::NotFound)?;
     let access = Access::new(data, caller.user(), caller.now);
     let schedule = ExportSchedule::of(data, &caller.catalog.users, &caller.base_url, |s| {
-        s.speakers.contains(&profile.user)
+        s.speakers.contains(profile.speaker_code())
     });
     let has_slot = !schedule.talks.is_empty();
     if !access.sees_calendar_of(has_slot) {
         return Err(ApiError::NotFound);
     }
-    let body = calendar::speaker_ical(&schedule, &profile.user);
+    let body = calendar::speaker_ical(&schedule, profile.speaker_code());
     let mut response = answer(&access, Export::Ical.media_type(), body);
     let who = caller
         .catalog

@@ -1104,9 +1104,15 @@ pub struct Question {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpeakerProfile {
-    /// The user's code, shared with the submissions that name it.
+    /// The user's code (the person), shared with the submissions that name
+    /// it unless the profile has a `code` of its own.
     #[serde(deserialize_with = "shared::one")]
     pub user: ArcStr,
+    /// pretalx 2026's per-event speaker code, where it is not the user's
+    /// (a person can have another in each event): this event's submissions
+    /// and answers name the speaker by it, and every view shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<ArcStr>,
     pub biography: String,
     #[serde(deserialize_with = "exact_list::deserialize")]
     pub availabilities: Vec<Availability>,
@@ -1116,6 +1122,14 @@ pub struct SpeakerProfile {
     /// The organisers' notes on the speaker.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub internal_notes: String,
+}
+
+impl SpeakerProfile {
+    /// The code this event knows the speaker by: the profile's own, else
+    /// the user's.
+    pub fn speaker_code(&self) -> &ArcStr {
+        self.code.as_ref().unwrap_or(&self.user)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -161,7 +161,7 @@ keyed! {
     Room => Room, |r| r.id.to_string();
     Tag => Tag, |t| t.id.to_string();
     Question => Question, |q| q.id.to_string();
-    SpeakerProfile => Speaker, |p| p.user.to_string();
+    SpeakerProfile => Speaker, |p| p.speaker_code().to_string();
     Submission => Submission, |s| s.code.to_string();
     Answer => Answer, |a| a.id.to_string();
     Review => Review, |r| r.id.to_string();

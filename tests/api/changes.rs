@@ -377,16 +377,18 @@ fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
             format!("title of {i}")
         }
         15 => {
-            // The reviewer speaks in a submission, or no longer does.
+            // The reviewer speaks in a submission, or no longer does, under
+            // a speaker code of the profile's own (pretalx 2026).
             let i = rng.next(subs.len());
             let speakers = subs[i]["speakers"].as_array_mut().unwrap();
-            if speakers.contains(&json!("REV")) && speakers.len() > 1 {
-                speakers.retain(|s| s != "REV");
-            } else if !speakers.contains(&json!("REV")) {
-                speakers.push(json!("REV"));
+            if speakers.contains(&json!("REVSPK")) && speakers.len() > 1 {
+                speakers.retain(|s| s != "REVSPK");
+            } else if !speakers.contains(&json!("REVSPK")) {
+                speakers.push(json!("REVSPK"));
                 let profiles = event["speakers"].as_array_mut().unwrap();
                 if !profiles.iter().any(|p| p["user"] == "REV") {
-                    profiles.push(json!({"user": "REV", "biography": "Reviewer and speaker"}));
+                    profiles.push(json!({"user": "REV", "code": "REVSPK",
+                                         "biography": "Reviewer and speaker"}));
                 }
             }
             format!("speakers of {i}")

@@ -28,6 +28,7 @@ mod reviews;
 mod reviews_rooms_tags;
 mod roles;
 mod rooms;
+mod speaker_codes;
 mod speakers;
 mod storage;
 mod storage_queries;

@@ -26,20 +26,7 @@ pub(super) fn answer(cx: &mut Cx, scope: &Scope, path: &Path<'_>, v: &Value) -> 
         );
     }
     let submission = o.nullable(cx, "submission", |cx, p, v| scope.submission(cx, p, v));
-    let person = o.nullable(cx, "person", |cx, p, v| {
-        let user = cx.user_ref(p, v)?;
-        if !scope.profiles.contains_key(&user) {
-            cx.err(
-                p,
-                format!(
-                    "user {} has no speaker profile {}",
-                    quote(&user),
-                    scope.place
-                ),
-            );
-        }
-        Some(user)
-    });
+    let person = o.nullable(cx, "person", |cx, p, v| scope.speaker(cx, p, v, "user"));
     let review = o.nullable(cx, "review", |cx, p, v| scope.review(cx, p, v));
     if let (Some((id, q)), [owner]) = (question, owners.as_slice()) {
         let expected = q.target.map(|target| match target {

@@ -20,6 +20,10 @@ pub(super) struct Scope {
     pub(super) question_identifiers: HashMap<String, String>,
     /// User code → path of the profile.
     pub(super) profiles: HashMap<String, String>,
+    /// The code each profile goes by (its own, else its user's) → its user.
+    pub(super) speaker_codes: HashMap<String, String>,
+    /// User code → the profile's own code, where it has one.
+    pub(super) own_codes: HashMap<String, String>,
     pub(super) submissions: HashSet<String>,
     pub(super) reviews: HashSet<i64>,
     /// Upstream submission ids → path.
@@ -31,6 +35,46 @@ pub(super) struct Scope {
     pub(super) score_categories: HashSet<i64>,
     /// Review score id → what the first review that gave it said.
     pub(super) scores: HashMap<i64, ScoreRef>,
+}
+
+impl Scope {
+    /// A reference to a speaker of this event (a submission's speaker, an
+    /// answer's person): the code the profile goes by.
+    pub(super) fn speaker(
+        &self,
+        cx: &mut Cx,
+        path: &Path<'_>,
+        value: &Value,
+        what: &str,
+    ) -> Option<String> {
+        if let Value::String(code) = value {
+            if self.speaker_codes.contains_key(code) {
+                return Some(code.clone());
+            }
+        }
+        let user = cx.user_ref(path, value)?;
+        if let Some(own) = self.own_codes.get(&user) {
+            cx.err(
+                path,
+                format!(
+                    "{what} {} goes by the speaker code {} {}",
+                    quote(&user),
+                    quote(own),
+                    self.place
+                ),
+            );
+        } else if !self.profiles.contains_key(&user) {
+            cx.err(
+                path,
+                format!(
+                    "{what} {} has no speaker profile {}",
+                    quote(&user),
+                    self.place
+                ),
+            );
+        }
+        Some(user)
+    }
 }
 
 /// A review score as first seen: one id is one of a category's values, so

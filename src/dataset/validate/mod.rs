@@ -91,6 +91,9 @@ struct Cx {
     users: HashSet<String>,
     /// Submission code → path of its submission (codes are global).
     submission_codes: HashMap<String, String>,
+    /// Per-event speaker code (pretalx 2026) → its user: one code names
+    /// one person in every event.
+    profile_codes: HashMap<String, String>,
 }
 
 impl Cx {
@@ -902,6 +905,8 @@ mod answers;
 mod events;
 mod questions;
 mod reviews;
+#[cfg(test)]
+mod speaker_code_tests;
 mod speakers;
 mod submissions;
 #[cfg(test)]

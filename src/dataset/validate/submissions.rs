@@ -25,18 +25,7 @@ pub(super) fn submission(
     }
     let title = o.req_str(cx, "title");
     let speakers = o.list(cx, "speakers", |cx, p, v| {
-        let user = cx.user_ref(p, v)?;
-        if !scope.profiles.contains_key(&user) {
-            cx.err(
-                p,
-                format!(
-                    "speaker {} has no speaker profile {}",
-                    quote(&user),
-                    scope.place
-                ),
-            );
-        }
-        Some(user.into())
+        scope.speaker(cx, p, v, "speaker").map(Into::into)
     });
     no_duplicates(cx, &o.at("speakers"), &speakers, "speaker");
     let submission_type = o.req(cx, "submission_type", |cx, p, v| {

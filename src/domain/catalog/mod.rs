@@ -56,8 +56,11 @@ pub struct EventData {
     /// Per submission: its speakers' profiles, in speaker order (`None` for
     /// a speaker without one), so that rendering a page looks no code up.
     pub speaker_profiles: Groups<SubmissionIx, Option<ProfileIx>>,
-    /// Profiles sorted by user code.
+    /// Profiles sorted by the code each goes by (`speaker_code`).
     pub profiles_by_code: Vec<ProfileIx>,
+    /// User code → the profile of the user's that goes by a code of its
+    /// own (pretalx 2026), for finding a caller's own submissions.
+    own_code_profiles: HashMap<ArcStr, ProfileIx>,
     /// Profiles sorted by lower-case user code, for path lookups.
     profiles_by_lower_code: Vec<ProfileIx>,
     /// Profiles of speakers of public talks, by user code.
@@ -272,7 +275,7 @@ pub fn page_orders(event: &Event) -> PageOrders {
     let profile_of: HashMap<&str, u32> = profiles
         .iter()
         .enumerate()
-        .map(|(i, p)| (p.user.as_str(), i as u32))
+        .map(|(i, p)| (p.speaker_code().as_str(), i as u32))
         .collect();
     // Each profile's new position and its first submission's rank.
     const UNPLACED: u32 = u32::MAX;
@@ -456,12 +459,18 @@ impl EventData {
             .collect();
         let profiles = &event.speakers;
         let mut profiles_by_code: Vec<ProfileIx> = stored_profiles.clone();
-        profiles_by_code.sort_by(|&a, &b| profiles[a].user.cmp(&profiles[b].user));
+        profiles_by_code
+            .sort_by(|&a, &b| profiles[a].speaker_code().cmp(profiles[b].speaker_code()));
         // Hash maps of borrowed codes, for building only: a binary search
         // per answer and speaker made indexing (and so each reload) of the
         // 100,000-submission event take seconds. The last of equal codes
         // wins, as with the lookups the event keeps.
-        let profile_map = index_in_order(profiles, &stored_profiles, |p| p.user.as_str());
+        let profile_map = index_in_order(profiles, &stored_profiles, |p| p.speaker_code().as_str());
+        let own_code_profiles: HashMap<ArcStr, ProfileIx> = stored_profiles
+            .iter()
+            .filter(|&&p| profiles[p].code.is_some())
+            .map(|&p| (profiles[p].user.clone(), p))
+            .collect();
         let submission_map = index_in_order(subs, &stored_submissions, |s| s.code.as_str());
         let profile_of = |user: &str| profile_map.get(user).copied();
         let submission_of = |code: &str| submission_map.get(code).copied();
@@ -472,7 +481,7 @@ impl EventData {
             .collect();
         let is_public_profile: Per<ProfileIx, bool> = profiles
             .iter()
-            .map(|p| public_speakers.contains(p.user.as_str()))
+            .map(|p| public_speakers.contains(p.speaker_code().as_str()))
             .collect();
         let public_profiles_by_code = profiles_by_code
             .iter()
@@ -579,9 +588,10 @@ impl EventData {
             is_public_talk,
             speaker_profiles,
             profiles_by_lower_code: by_lower_code(stored_profiles, |i| {
-                profiles[i].user.to_lowercase()
+                profiles[i].speaker_code().to_lowercase()
             }),
             profiles_by_code,
+            own_code_profiles,
             type_index: index_by(&event.submission_types, at::<TypeIx>, |t| t.id),
             track_index: index_by(&event.tracks, at::<TrackIx>, |t| t.id),
             room_index: index_by(&event.rooms, at::<RoomIx>, |r| r.id),
@@ -713,20 +723,21 @@ impl EventData {
         find(&self.answers_by_id, |a| answers[a].id.cmp(&id))
     }
 
-    /// The position of the user's speaker profile.
+    /// The position of the speaker profile this code names (the profile's
+    /// own code, else its user's: `SpeakerProfile::speaker_code`).
     pub fn profile_position(&self, user: &str) -> Option<ProfileIx> {
         let profiles = &self.event.speakers;
         find(&self.profiles_by_code, |p| {
-            profiles[p].user.as_str().cmp(user)
+            profiles[p].speaker_code().as_str().cmp(user)
         })
     }
 
-    /// The position of the profile of this user code in any case.
+    /// `profile_position` of the code in any case.
     pub fn profile_lookup(&self, user: &str) -> Option<ProfileIx> {
         let profiles = &self.event.speakers;
         let lower = user.to_lowercase();
         find(&self.profiles_by_lower_code, |p| {
-            compare_lower(&profiles[p].user, &lower)
+            compare_lower(profiles[p].speaker_code(), &lower)
         })
     }
 
@@ -734,10 +745,26 @@ impl EventData {
         self.profile_position(user).map(|i| &self.event.speakers[i])
     }
 
+    /// The user (person) a speaker code of this event names: the user of
+    /// the profile that goes by it, else the code itself.
+    pub fn speaker_user_code<'s>(&'s self, code: &'s str) -> &'s str {
+        self.profile(code).map_or(code, |p| p.user.as_str())
+    }
+
+    /// The user's profile in this event, whatever code it goes by.
+    pub fn profile_of_user(&self, user: &str) -> Option<ProfileIx> {
+        match self.own_code_profiles.get(user) {
+            Some(&p) => Some(p),
+            None => self
+                .profile_position(user)
+                .filter(|&p| self.event.speakers[p].user.as_str() == user),
+        }
+    }
+
     /// Positions of the user's submissions, by code (every speaker has a
-    /// profile: validation sees to it).
-    pub fn submissions_of_speaker(&self, user: &str) -> &[SubmissionIx] {
-        self.profile_position(user)
+    /// profile: validation sees to it), whatever code their profile goes by.
+    pub fn submissions_of_user(&self, user: &str) -> &[SubmissionIx] {
+        self.profile_of_user(user)
             .map_or(&[], |p| self.profile_submissions.of(p))
     }
 
@@ -831,12 +858,19 @@ impl Catalog {
         let speaker_users: Vec<SpeakerUsers> = events
             .iter()
             .map(|e| {
-                Groups::from_groups(
-                    e.event
-                        .submissions
+                let profiles = &e.event.speakers;
+                Groups::from_groups(SubmissionIx::all(e.event.submissions.len()).map(|i| {
+                    // A code names a profile, whose user is the person (the
+                    // profile may go by a code of its own: pretalx 2026).
+                    e.event.submissions[i]
+                        .speakers
                         .iter()
-                        .map(|s| s.speakers.iter().map(|c| users.get(c.as_str()).cloned())),
-                )
+                        .zip(e.speaker_profiles.of(i))
+                        .map(|(code, profile)| {
+                            let user = profile.map_or(code.as_str(), |p| profiles[p].user.as_str());
+                            users.get(user).cloned()
+                        })
+                }))
             })
             .collect();
         Catalog {

@@ -127,7 +127,8 @@ impl<'a> V1Renderer<'a> {
             None => AnswerRefs::Ids(answer_positions.map(|a| data.event.answers[a].id).collect()),
         };
         let view = SpeakerView {
-            code: &user.code,
+            // The code the event knows them by (pretalx 2026: the profile's).
+            code: profile.speaker_code(),
             name: &user.name,
             biography: &profile.biography,
             submissions,
@@ -192,7 +193,7 @@ impl<'a> V1Renderer<'a> {
         let profile = &data.event.speakers[position];
         let orga = self.is_orga();
         let mut object = crate::json::ObjectText::open(out);
-        object.string("code", &user.code);
+        object.string("code", profile.speaker_code());
         object.string("name", &user.name);
         object.string("biography", &profile.biography);
         match self.child("submissions") {

@@ -833,8 +833,11 @@ impl<'a> V1Renderer<'a> {
                     .and_then(Option::as_deref)
                     .map(|user| (code.as_str(), *profile, Some(user))),
                 None => {
+                    // The profile's user: the code may be the profile's own.
+                    let user =
+                        profile.map_or(code.as_str(), |p| data.event.speakers[p].user.as_str());
                     users
-                        .contains_key(code.as_str())
+                        .contains_key(user)
                         .then_some((code.as_str(), *profile, None))
                 }
             })

@@ -262,7 +262,7 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
                             title.to_lowercase().contains(q.as_str())
                                 || (!anonymised
                                     && s.speakers.iter().any(|c| {
-                                        users.get(c.as_str()).is_some_and(|u| {
+                                        users.get(ctx.event.speaker_user_code(c)).is_some_and(|u| {
                                             u.name.to_lowercase().contains(q.as_str())
                                         })
                                     }))

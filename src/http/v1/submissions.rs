@@ -105,7 +105,7 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
                     .speakers
                     .iter()
                     .filter(|_| !anonymised)
-                    .filter_map(|code| users.get(code.as_str()))
+                    .filter_map(|code| users.get(data.speaker_user_code(code)))
                     .map(|user| user.name.as_str());
                 matches_q(filters.q.as_deref(), std::iter::once(title).chain(names))
             })

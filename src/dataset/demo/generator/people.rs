@@ -159,6 +159,7 @@ impl Generator {
         };
         SpeakerProfile {
             user: self.code_of(user).into(),
+            code: None,
             biography,
             availabilities,
             has_arrived: false,
