@@ -135,12 +135,109 @@ pub fn merge(
             }
         }
     }
+    let access_codes: Vec<String> = access
+        .get("users")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|u| u.get("code").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    one_user_per_person(&mut users, &mut events, &access_codes);
     Ok(serde_json::json!({
         "format": "cfp-dataset",
         "version": 1,
         "users": users,
         "events": events.into_iter().map(Value::Object).collect::<Vec<_>>(),
     }))
+}
+
+/// pretalx 2026 gives each speaker a profile code per event (an earlier
+/// profile kept its user's code, a later one got a new one), so one person
+/// can come with several codes: speakers' codes in each event, a user code
+/// in teams and reviews. The e-mail address (shown to organisers) tells
+/// they are one: the mirror keeps one user, by the code teams, reviews,
+/// assignments or the access file name (else the first in order), and each
+/// other code becomes the `code` of that person's profile in its event, so
+/// every event keeps pretalx's codes. Without e-mail addresses nothing is
+/// known to be one person, and nothing is merged.
+fn one_user_per_person(
+    users: &mut Vec<Value>,
+    events: &mut [Map<String, Value>],
+    access_codes: &[String],
+) {
+    let email_of = |user: &Value| {
+        user.get("email")
+            .and_then(Value::as_str)
+            .map(str::to_lowercase)
+    };
+    let code_of = |user: &Value| user.get("code").and_then(Value::as_str).map(str::to_string);
+    // Codes named as users (not as speakers).
+    let mut user_refs: std::collections::HashSet<String> = access_codes.iter().cloned().collect();
+    for event in events.iter() {
+        let strings = |list: &str, field: &str| -> Vec<String> {
+            event
+                .get(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .flat_map(|item| match item.get(field) {
+                    Some(Value::String(code)) => vec![code.clone()],
+                    Some(Value::Array(codes)) => codes
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect()
+        };
+        user_refs.extend(strings("teams", "members"));
+        user_refs.extend(strings("reviews", "user"));
+        user_refs.extend(strings("submissions", "assigned_reviewers"));
+    }
+    let mut by_email: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for user in users.iter() {
+        if let (Some(email), Some(code)) = (email_of(user), code_of(user)) {
+            by_email.entry(email).or_default().push(code);
+        }
+    }
+    // Each other code of a person → the code kept for them.
+    let mut kept_for: BTreeMap<String, String> = BTreeMap::new();
+    for codes in by_email.into_values().filter(|codes| codes.len() > 1) {
+        let kept = codes
+            .iter()
+            .find(|c| user_refs.contains(*c))
+            .unwrap_or(&codes[0])
+            .clone();
+        for code in codes.into_iter().filter(|c| *c != kept) {
+            kept_for.insert(code, kept.clone());
+        }
+    }
+    if kept_for.is_empty() {
+        return;
+    }
+    users.retain(|user| code_of(user).is_none_or(|code| !kept_for.contains_key(&code)));
+    for event in events.iter_mut() {
+        let Some(Value::Array(profiles)) = event.get_mut("speakers") else {
+            continue;
+        };
+        for profile in profiles.iter_mut() {
+            let Some(Value::Object(profile)) = Some(profile) else {
+                continue;
+            };
+            let Some(code) = profile
+                .get("user")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            if let Some(kept) = kept_for.get(&code) {
+                profile.insert("user".into(), Value::String(kept.clone()));
+                profile.insert("code".into(), Value::String(code));
+            }
+        }
+    }
 }
 
 /// Questions, tracks and submission types by `id`, submissions by `code`:
@@ -190,4 +287,135 @@ fn overlay_items(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn seen(code: &str, email: &str) -> (String, SeenUser) {
+        (
+            code.to_string(),
+            SeenUser {
+                name: "Ada".into(),
+                email: Some(email.into()),
+                avatar: None,
+                id: None,
+            },
+        )
+    }
+
+    fn event(slug: &str, speaker: &str, extra: Value) -> Map<String, Value> {
+        let mut event = json!({"slug": slug, "speakers": [{"user": speaker, "biography": ""}],
+                               "submissions": [{"code": format!("{slug}1"), "speakers": [speaker]}]});
+        if let (Value::Object(event), Value::Object(extra)) = (&mut event, extra) {
+            event.extend(extra);
+        }
+        let Value::Object(event) = event else {
+            unreachable!()
+        };
+        event
+    }
+
+    #[test]
+    fn one_persons_codes_in_several_events_become_one_user_and_profile_codes() {
+        // pretalx 2026: Ada goes by ADA1 in one event and ADA2 in another
+        // (the same e-mail in any case); Zed by ZED in both.
+        let merged = merge(
+            &json!({}),
+            BTreeMap::from([
+                seen("ADA1", "ada@example.org"),
+                seen("ADA2", "Ada@Example.org"),
+                seen("ZED", "zed@example.org"),
+            ]),
+            vec![
+                event("one", "ADA1", json!({})),
+                event("two", "ADA2", json!({})),
+            ],
+        )
+        .unwrap();
+        let codes: Vec<&str> = merged["users"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes, ["ADA1", "ZED"]);
+        assert_eq!(
+            merged["events"][0]["speakers"][0],
+            json!({"user": "ADA1", "biography": ""})
+        );
+        assert_eq!(
+            merged["events"][1]["speakers"][0],
+            json!({"user": "ADA1", "code": "ADA2", "biography": ""})
+        );
+        // The submissions keep pretalx's codes.
+        assert_eq!(
+            merged["events"][1]["submissions"][0]["speakers"],
+            json!(["ADA2"])
+        );
+        // The result is a valid dataset.
+        crate::dataset::validate::parse_value(&json!({
+            "format": "cfp-dataset", "version": 1, "users": merged["users"],
+            "events": [
+                {"slug": "one", "name": "One", "date_from": "2026-06-01",
+                 "speakers": merged["events"][0]["speakers"]},
+                {"slug": "two", "name": "Two", "date_from": "2026-06-01",
+                 "speakers": merged["events"][1]["speakers"]},
+            ],
+        }))
+        .expect("valid");
+    }
+
+    #[test]
+    fn the_user_code_teams_and_reviews_name_is_the_one_kept() {
+        // A team member (user code UMA) speaks under the profile code UMA26.
+        let merged = merge(
+            &json!({}),
+            BTreeMap::from([
+                seen("UMA26", "uma@example.org"),
+                seen("UMA", "uma@example.org"),
+            ]),
+            vec![event(
+                "one",
+                "UMA26",
+                json!({"teams": [{"name": "Orga", "members": ["UMA"]}]}),
+            )],
+        )
+        .unwrap();
+        assert_eq!(merged["users"].as_array().unwrap().len(), 1);
+        assert_eq!(merged["users"][0]["code"], "UMA");
+        assert_eq!(
+            merged["events"][0]["speakers"][0],
+            json!({"user": "UMA", "code": "UMA26", "biography": ""})
+        );
+        // Without e-mail addresses nothing is known to be one person.
+        let unknown = merge(
+            &json!({}),
+            BTreeMap::from([
+                (
+                    "UMA26".to_string(),
+                    SeenUser {
+                        name: "Uma".into(),
+                        email: None,
+                        avatar: None,
+                        id: None,
+                    },
+                ),
+                (
+                    "UMA".to_string(),
+                    SeenUser {
+                        name: "Uma".into(),
+                        email: None,
+                        avatar: None,
+                        id: None,
+                    },
+                ),
+            ]),
+            vec![event("one", "UMA26", json!({}))],
+        )
+        .unwrap();
+        assert_eq!(unknown["users"].as_array().unwrap().len(), 2);
+    }
 }
