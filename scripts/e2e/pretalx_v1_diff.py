@@ -54,8 +54,7 @@ them; `expand` on reviews. Branch v1-sched: older releases and the WIP
 schedule for organisers, `expand` on slots, schedules, questions,
 options and teams, a slot's submission as pretalx's public serializer,
 the teams endpoint. What remains is normalised, each step numbered below
-with its reason: the reviewers' field set and private resources (11, 16),
-speakers' time zones (11, not mirrored yet), pretalx's primary-key order
+with its reason: the reviewers' field set and private resources (11, 16), pretalx's primary-key order
 the mirror cannot know (12), the track-limited reviewer's public talks
 (13, 15), pretalx's nested speaker submissions beyond its own public list
 (14), favourites (9), releases other than the current one for everyone
@@ -1010,9 +1009,7 @@ class Normaliser:
             # confapi differs"): reviewers get neither a submission's notes
             # nor its scores, nor a speaker's e-mail address, availabilities,
             # notes, locale, time zone or arrival (pretalx gives them the
-            # organiser's serializers). Speakers' time zones: not mirrored
-            # yet (docs/sync.md, "What the mirror cannot know"; confapi writes UTC):
-            # dropped for every role.
+            # organiser's serializers).
             for obj in every_object(t_body):
                 hidden = set()
                 if role in "RT" and is_submission(obj):
@@ -1021,12 +1018,6 @@ class Normaliser:
                     hidden = REVIEWER_HIDDEN_SPEAKER
                 for key in hidden:
                     obj.pop(key, None)
-            for obj in every_object(t_body) if role not in "RT" else ():
-                if is_speaker(obj) and "email" in obj:
-                    obj.pop("timezone", None)
-            for obj in every_object(m_body):
-                if is_speaker(obj) and "email" in obj:
-                    obj.pop("timezone", None)
             # (14) A speaker's submissions nested with `expand`: pretalx
             # nests for the public also submissions its own public
             # submissions list does not show (a rejected one with a slot);

@@ -94,16 +94,29 @@ pub fn merge(
             if let Some(id) = found.id {
                 user.insert("id".into(), id.into());
             }
+            if let Some(zone) = found.timezone {
+                user.insert("timezone".into(), Value::String(zone));
+            }
+            if let Some(locale) = found.locale {
+                user.insert("locale".into(), Value::String(locale));
+            }
         }
     }
     for (code, found) in seen {
-        users.push(serde_json::json!({
+        let mut user = serde_json::json!({
             "code": code,
             "name": found.name,
             "email": found.email.unwrap_or_else(|| format!("{}@speakers.invalid", code.to_lowercase())),
             "avatar": found.avatar,
             "id": found.id,
-        }));
+        });
+        if let Some(zone) = found.timezone {
+            user["timezone"] = Value::String(zone);
+        }
+        if let Some(locale) = found.locale {
+            user["locale"] = Value::String(locale);
+        }
+        users.push(user);
     }
     if let Some(list) = access.get("events") {
         let Value::Array(list) = list else {
@@ -300,8 +313,7 @@ mod tests {
             SeenUser {
                 name: "Ada".into(),
                 email: Some(email.into()),
-                avatar: None,
-                id: None,
+                ..SeenUser::default()
             },
         )
     }
@@ -398,18 +410,14 @@ mod tests {
                     "UMA26".to_string(),
                     SeenUser {
                         name: "Uma".into(),
-                        email: None,
-                        avatar: None,
-                        id: None,
+                        ..SeenUser::default()
                     },
                 ),
                 (
                     "UMA".to_string(),
                     SeenUser {
                         name: "Uma".into(),
-                        email: None,
-                        avatar: None,
-                        id: None,
+                        ..SeenUser::default()
                     },
                 ),
             ]),

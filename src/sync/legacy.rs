@@ -236,7 +236,7 @@ pub fn map_event(
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 avatar: speaker.opt_url("avatar")?,
-                id: None,
+                ..SeenUser::default()
             });
             speakers.push(Value::String(speaker_code));
         }

@@ -11,7 +11,8 @@ use super::error::SyncError;
 use super::upstream::{Item, SeenUser};
 
 /// A user seen upstream (speaker, reviewer, team member): the first sight
-/// gives the name and avatar; an e-mail shown anywhere is kept.
+/// gives the name and avatar; an e-mail, time zone or locale shown
+/// anywhere is kept.
 pub(crate) fn see_user(
     users: &mut BTreeMap<String, SeenUser>,
     code: &str,
@@ -21,12 +22,29 @@ pub(crate) fn see_user(
 ) {
     let seen = users.entry(code.to_string()).or_insert(SeenUser {
         name,
-        email: None,
         avatar,
-        id: None,
+        ..SeenUser::default()
     });
     if let Some(email) = item.value.get("email").and_then(Value::as_str) {
         seen.email = Some(email.to_string());
+    }
+    // Organisers see a speaker's time zone and locale (pretalx's versioned
+    // API); a zone the dataset could not take is left to the default.
+    if let Some(zone) = item
+        .value
+        .get("timezone")
+        .and_then(Value::as_str)
+        .filter(|zone| zone.parse::<chrono_tz::Tz>().is_ok())
+    {
+        seen.timezone = Some(zone.to_string());
+    }
+    if let Some(locale) = item
+        .value
+        .get("locale")
+        .and_then(Value::as_str)
+        .filter(|locale| !locale.is_empty())
+    {
+        seen.locale = Some(locale.to_string());
     }
 }
 

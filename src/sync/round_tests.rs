@@ -124,10 +124,13 @@ fn lists() -> HashMap<&'static str, Vec<Value>> {
         ),
         (
             "speakers",
-            vec![
-                speaker("ADA1", "Ada", &["ABC123", "DEF456"]),
-                speaker("ZED9", "Zed", &["ABC123"]),
-            ],
+            vec![speaker("ADA1", "Ada", &["ABC123", "DEF456"]), {
+                // A speaker with a time zone and locale of their own.
+                let mut zed = speaker("ZED9", "Zed", &["ABC123"]);
+                zed["timezone"] = json!("Asia/Tokyo");
+                zed["locale"] = json!("de");
+                zed
+            }],
         ),
         ("schedules", vec![]),
         ("slots", vec![]),
@@ -602,4 +605,34 @@ async fn speakers_keep_the_upstreams_order() {
     assert_eq!(again.import.records_written, 0);
     let event = mirrored(store.as_ref()).await;
     assert_eq!(event["submissions"][0]["speakers"], json!(["ZED9", "ADA1"]));
+}
+
+#[tokio::test]
+async fn speakers_time_zones_and_locales_are_mirrored() {
+    // pretalx's versioned API shows organisers each speaker's time zone and
+    // locale: the mirror keeps them (it wrote UTC and en before).
+    let (origin, _asked) = serve(Fake::pretalx_2026_2()).await;
+    let (_dir, store) = mirror().await;
+    run_once(&options(&origin, None, None), store.as_ref(), &|_| {})
+        .await
+        .unwrap();
+    let dataset = store.export(&["conf".to_string()]).await.unwrap();
+    let document = serde_json::to_value(crate::dataset::export::Document::new(&dataset)).unwrap();
+    let user = |code: &str| {
+        document["users"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["code"] == code)
+            .cloned()
+            .unwrap_or_else(|| panic!("no user {code}: {document}"))
+    };
+    let zed = user("ZED9");
+    assert_eq!(
+        (zed["timezone"].clone(), zed["locale"].clone()),
+        (json!("Asia/Tokyo"), json!("de"))
+    );
+    // Ada's are pretalx's UTC and en, which the document leaves out as defaults.
+    let ada = user("ADA1");
+    assert!(ada.get("timezone").is_none_or(|z| z == "UTC"), "{ada}");
 }

@@ -347,11 +347,17 @@ pub(crate) fn codes(list: &Fetched) -> Result<HashSet<String>, SyncError> {
         .collect()
 }
 
-/// A user as the upstream shows it (speakers only): code, name, e-mail, avatar.
+/// A user as the upstream shows it (speakers only): code, name, e-mail,
+/// avatar, and where organisers are shown them, time zone and locale.
+#[derive(Default)]
 pub struct SeenUser {
     pub name: String,
     pub email: Option<String>,
     pub avatar: Option<String>,
     /// pretalx's user id, where the schedule exports show it.
     pub id: Option<i64>,
+    /// An IANA time zone name (pretalx's versioned API shows organisers
+    /// each speaker's).
+    pub timezone: Option<String>,
+    pub locale: Option<String>,
 }
