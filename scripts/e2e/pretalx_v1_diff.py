@@ -63,7 +63,7 @@ pretalx answers 400 for and confapi answers (18); and, as confapi follows
 pretalx 2026.2, the fields 2026 added to every version (19) and the
 versions 2026 accepts (20: `v2` compared with pretalx 2025's v1 answer,
 `DEV_PREVIEW` a 400), 2026's reviewer field set (21), null avatars (22),
-`anonymised_data` as an object (23) and nested speakers' answers (24);
+`anonymised_data` as an object (23);
 the answers' `speaker=`
 filter, 2026's name of 2025's `person=` (27), and a submission's
 nested speakers' submissions, [] in 2026 (31). Against 2026.2.1:
@@ -375,7 +375,7 @@ question-options  A      /api/events/{event}/question-options/999999/
 # --- slots: the current release without a filter; organisers every schedule
 #     with any filter (slot-ical: not served yet)
 slots             AORT   /api/events/{event}/slots/
-slots             AO     /api/events/{event}/slots/         room={room}
+slots             AO     /api/events/{event}/slots/         room={room}&page_size=250
 slots             A      /api/events/{event}/slots/         submission={talk}
 slots             AO     /api/events/{event}/slots/         schedule={schedule}
 slots             O      /api/events/{event}/slots/         is_visible=false
@@ -785,13 +785,6 @@ class Normaliser:
             if isinstance(obj.get("anonymised_data"), str):
                 data = json.loads(obj["anonymised_data"] or "{}")
                 obj["anonymised_data"] = data or None
-        # (24) A speaker nested in a submission: 2026.2's submissions and
-        # speakers views (and confapi's) list their answers' ids, 2025's
-        # none.
-        for speaker in nested_speakers(m_body):
-            answers = speaker.get("answers")
-            if isinstance(answers, list) and all(isinstance(a, int) for a in answers):
-                speaker["answers"] = []
         for obj in every_object(m_body):
             extra = FIELDS_2026 | (SUBMISSION_FIELDS_2026 if is_submission(obj) else set())
             if "resource" in obj:  # an expanded resource: 2026 added is_public

@@ -39,6 +39,8 @@ ORGANISER = f"{SLUG}org"  # what create_test_event names the organiser
 # create_test_event schedules its talks relative to "now"; a frozen clock
 # makes the dates (and so the whole event) the same on every run.
 FROZEN_NOW = "2025-06-02 08:00:00"
+# The second release, a day later.
+FROZEN_LATER = "2025-06-03 08:00:00"
 SEED = 2025
 # A second, non-public event of the same organiser that the token is not bound to.
 HIDDEN_SLUG = "hiddencon"
@@ -122,6 +124,33 @@ with scopes_disabled():
     for i, profile in enumerate(SpeakerProfile.objects.filter(event=event).order_by("pk")[:3]):
         Availability.objects.create(event=event, person=profile,
                                     start=start + dt.timedelta(days=i), end=start + dt.timedelta(days=i, hours=4))
+    # What issue 62 asks the fixture to hold, as the 2026.2.1 fixture
+    # does: a speaker question (public) answered by four speakers of
+    # scheduled talks; three of them with a time zone of their own
+    # (create_test_event gives every user the event's); a scheduled talk
+    # with two speakers; a reviewer question answered inside reviews.
+    shirt = Question.objects.create(
+        event=event, question="T-shirt size", variant="string", target="speaker",
+        question_required="optional", is_public=True, position=4,
+    )
+    scheduled = list(User.objects.filter(submissions__code__in=talk_codes).distinct().order_by("code"))
+    for i, user in enumerate(scheduled[:4]):
+        Answer.objects.create(question=shirt, person=user, answer=["S", "M", "L", "XL"][i])
+    for user, zone in zip(scheduled[1:4], ["America/New_York", "Asia/Tokyo", "Australia/Adelaide"]):
+        user.timezone = zone
+        user.save()
+    duo = event.submissions.get(code=talk_codes[2])
+    duo.speakers.add(next(u for u in reversed(scheduled) if u not in duo.speakers.all()))
+    confidence = Question.objects.create(
+        event=event, question="Reviewer confidence", variant="choices", target="reviewer",
+        question_required="optional", is_public=False, is_visible_to_reviewers=True, position=5,
+    )
+    conf_options = [AnswerOption.objects.create(question=confidence, answer=a, position=i)
+                    for i, a in enumerate(["Low", "High"])]
+    for i, review in enumerate(event.reviews.order_by("pk")[:8]):
+        answer = Answer.objects.create(question=confidence, review=review,
+                                       answer=conf_options[i % 2].answer)
+        answer.options.add(conf_options[i % 2])
     # A second event of the same organiser, not public, that the organiser
     # team covers (so /api/events/ lists it to the token) but the token is
     # not bound to (so its lists answer 403). Later than democon, so
@@ -139,6 +168,25 @@ with scopes_disabled():
     # (by code) joins it, so that the mirror has a reviewer too.
     reviewer = User.objects.filter(reviews__submission__event=event).distinct().order_by("code").first()
     event.organiser.teams.get(name="DemoCon Reviewers").members.add(reviewer)
+# The second release: a day later, the last slot of the first day moved an
+# hour later (past the day's other talks), released as v1.1; the WIP
+# schedule stays (as in the 2026.2.1 fixture).
+with scopes_disabled(), freeze_time("{later}"):
+    import datetime as dt
+    event = Event.objects.get(slug="{slug}")
+    wip = event.wip_schedule
+    first_day = [s for s in wip.talks.filter(submission__isnull=False, start__isnull=False)
+                 .select_related("submission", "room").order_by("start", "room__pk")
+                 if s.start < event.datetime_from + dt.timedelta(days=1)]
+    moved = first_day[-1]
+    duration = moved.end - moved.start
+    moved.start = moved.start + dt.timedelta(hours=1)
+    moved.end = moved.start + duration
+    moved.save()
+    wip.freeze("v1.1", notify_speakers=False, comment="Moved one talk")
+with scopes_disabled():
+    event = Event.objects.get(slug="{slug}")
+    reviewer = User.objects.filter(reviews__submission__event=event).distinct().order_by("code").first()
     # An organiser team of one administrator who speaks in nothing, so
     # the token sees every review (pretalx hides a speaker's own reviews).
     crypto.secrets = real_secrets
@@ -277,7 +325,7 @@ class Upstream:
         self.manage("migrate", "--noinput")
         # (A subclass's setup script need not use every value.)
         script = self.setup_script.format(
-            seed=SEED, now=FROZEN_NOW, slug=self.slug, token_file=self.token_file,
+            seed=SEED, now=FROZEN_NOW, later=FROZEN_LATER, slug=self.slug, token_file=self.token_file,
             hidden_slug=HIDDEN_SLUG,
         )
         self.manage(*self.shell, "-c", script)
