@@ -72,7 +72,8 @@ its `expand=person` on answers, which drops the key (26), the order of a
 submission's speakers outside the submissions view, which its prefetches
 leave unordered (28), its 403 for the organiser's teams to a token bound
 to the event (29), and its 500 for reviews?expand=submission.submission_type
-(30). The track-limited
+(30); a speaker's unset biography, null in pretalx, "" in the dataset (32).
+The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12) and (13)
 compare. What --all adds fails as 404 (not served; log/ on purpose).
@@ -984,6 +985,12 @@ class Normaliser:
             if path.split("?")[0] == "/api/events/" and isinstance(t_body, list):
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
             t_body, m_body = self.i18n(t_body), self.i18n(m_body)
+            # (32) A speaker's unset biography: pretalx null (a profile made
+            # without one, as 2026's add_speaker makes them), the dataset
+            # keeps a string (dataset.md), so confapi writes "".
+            for obj in every_object(t_body):
+                if is_speaker(obj) and obj.get("biography") is None:
+                    obj["biography"] = ""
             self.without_2026_fields(t_body, m_body)
             # (31) A speaker nested in a submission: pretalx 2025.2.2 gives
             # their submissions (expanded with speakers.submissions),

@@ -20,7 +20,9 @@ script makes one for each role the tests compare:
 
 It adds what create_test_event leaves out (questions with answers, one not
 public, one for speakers, an inactive one and one to reviewers, whose
-answers pretalx shows only nested; a tag; resources; availabilities; review texts;
+answers pretalx shows only nested; a tag; resources; availabilities; a
+public talk with two speakers; three speakers with a time zone of their
+own; review texts;
 notes; an empty abstract and biography, which pretalx sends as `null`;
 an anonymised proposal; review assignments) and writes DIR/facts.json (mode 0600): the tokens and
 what no API answer shows (users' codes and e-mail addresses, teams, the
@@ -126,6 +128,16 @@ with scopes_disabled(), freeze_time("{now}"):
     for i, sub in enumerate(talks[:2] + others[:2]):
         speaker = sub.speakers.order_by("pk").first()
         Answer.objects.create(question=shirt, person=speaker, answer=["S", "M", "L", "XL"][i])
+    # A public talk with two speakers (a speaker of another talk added
+    # second), and three speakers with a time zone of their own, as the
+    # 2025.2.2 and 2026.2.1 fixtures have them.
+    duo = talks[2]
+    duo.speakers.add(next(u for s in reversed(talks) for u in s.speakers.order_by("pk")
+                          if u not in duo.speakers.all()))
+    for sub, zone in zip(talks[:3], ["America/New_York", "Asia/Tokyo", "Australia/Adelaide"]):
+        person = sub.speakers.order_by("pk").first()
+        person.timezone = zone
+        person.save()
     # Answers pretalx 2024 shows only nested (its questions/ and answers/
     # leave their questions out): to an inactive question, in the
     # organisers' submissions with ?questions=all; to a reviewers'

@@ -40,6 +40,8 @@ data), then what issue 62 asks the fixture to hold:
 - every profile with its speaker's name (as real events have it; 2026's
   `q=` searches the profile's name);
 - a scheduled talk with two speakers (a second SpeakerProfile added);
+- a reviewer who is also a speaker under a profile code of their own
+  (their user code in reviews, another in speakers: one person, two codes);
 - two access codes, one limited to two tracks and a submission type (the
   one resource whose v2 answer differs from v1's);
 - tokens (read permissions on every endpoint): the administrator's bound
@@ -223,6 +225,13 @@ with scopes_disabled(), freeze_time("@NOW@"):
     track_team.limit_tracks.add(event.tracks.order_by("pk").first())
     trackrev = reviewers[1]
     track_team.members.add(trackrev)
+    # One person, two codes: the third reviewer (a review author, user
+    # code in reviews) becomes a co-speaker of the first proposal not on
+    # the schedule, which gives them a new SpeakerProfile with a code of
+    # its own (pretalx 2026's per-event speaker codes).
+    if len(reviewers) > 2:
+        proposal = next(sub for sub in subs if sub.code not in talk_codes)
+        add_speaker(proposal, user=reviewers[2])
     # Access codes: the one place v2 differs from v1 (`tracks` and
     # `submission_types` lists in v2; v1 shows the first entry).
     from pretalx.submission.models import SubmitterAccessCode

@@ -229,6 +229,30 @@ fn one_user_per_person(
     if kept_for.is_empty() {
         return;
     }
+    // What a speaker code's user showed (pretalx shows organisers a
+    // speaker's time zone and locale, not a reviewer's) and the kept user
+    // lacks goes to the kept user.
+    let dropped: Vec<(String, Value)> = users
+        .iter()
+        .filter_map(|user| {
+            let kept = kept_for.get(&code_of(user)?)?;
+            Some((kept.clone(), user.clone()))
+        })
+        .collect();
+    for (kept, from) in dropped {
+        let Some(Value::Object(user)) = users
+            .iter_mut()
+            .find(|u| code_of(u).as_deref() == Some(&kept))
+        else {
+            continue;
+        };
+        for key in ["timezone", "locale", "avatar", "id"] {
+            let given = from.get(key).filter(|v| !v.is_null());
+            if let (Some(value), None | Some(Value::Null)) = (given, user.get(key)) {
+                user.insert(key.into(), value.clone());
+            }
+        }
+    }
     users.retain(|user| code_of(user).is_none_or(|code| !kept_for.contains_key(&code)));
     for event in events.iter_mut() {
         let Some(Value::Array(profiles)) = event.get_mut("speakers") else {
@@ -386,7 +410,13 @@ mod tests {
         let merged = merge(
             &json!({}),
             BTreeMap::from([
-                seen("UMA26", "uma@example.org"),
+                (
+                    "UMA26".to_string(),
+                    SeenUser {
+                        timezone: Some("Asia/Tokyo".into()),
+                        ..seen("UMA26", "uma@example.org").1
+                    },
+                ),
                 seen("UMA", "uma@example.org"),
             ]),
             vec![event(
@@ -398,6 +428,8 @@ mod tests {
         .unwrap();
         assert_eq!(merged["users"].as_array().unwrap().len(), 1);
         assert_eq!(merged["users"][0]["code"], "UMA");
+        // The speaker's time zone, which only the speakers list showed.
+        assert_eq!(merged["users"][0]["timezone"], "Asia/Tokyo");
         assert_eq!(
             merged["events"][0]["speakers"][0],
             json!({"user": "UMA", "code": "UMA26", "biography": ""})
