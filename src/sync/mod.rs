@@ -146,6 +146,9 @@ pub async fn run_once(
     let access = options.access.clone().unwrap_or_else(|| json!({}));
     let mut seen_users = BTreeMap::new();
     let mut events = Vec::new();
+    // Time spent reading the upstream's events (its lists and exports),
+    // for `scripts/benchmarks/bench-sync-change`.
+    let mut waited = std::time::Duration::ZERO;
     let mut skipped = Vec::new();
     let mut notes = Vec::new();
     if api != Api::Legacy {
@@ -183,7 +186,10 @@ pub async fn run_once(
         )?;
         legacy.set_version(v1::LEGACY_VERSION);
         for slug in &slugs {
-            match v1::read_event(&client, &legacy, slug, &requests).await {
+            let asked = std::time::Instant::now();
+            let read = v1::read_event(&client, &legacy, slug, &requests).await;
+            waited += asked.elapsed();
+            match read {
                 Ok(raw) => {
                     let mut event = v1::map_event(&raw, teams.as_ref(), &mut seen_users)?;
                     // The organiser whose teams were read owns the event.
@@ -198,7 +204,10 @@ pub async fn run_once(
     } else {
         let mut raws = Vec::new();
         for slug in &slugs {
-            match legacy::read_event(&client, slug, &requests).await {
+            let asked = std::time::Instant::now();
+            let read = legacy::read_event(&client, slug, &requests).await;
+            waited += asked.elapsed();
+            match read {
                 Ok(raw) => raws.push(raw),
                 Err(err) => skip(options, slug, err, &mut skipped)?,
             }
@@ -217,7 +226,10 @@ pub async fn run_once(
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        match upstream_exports::fill_event(&client, &slug, &mut event, &requests).await {
+        let asked = std::time::Instant::now();
+        let filled = upstream_exports::fill_event(&client, &slug, &mut event, &requests).await;
+        waited += asked.elapsed();
+        match filled {
             Ok(filled) => {
                 for (code, id) in filled.person_ids {
                     if let Some(user) = seen_users.get_mut(&code) {
@@ -239,6 +251,10 @@ pub async fn run_once(
             names.join(", ")
         )));
     }
+    tracing::debug!(
+        upstream_ms = waited.as_millis() as u64,
+        "sync: the upstream's events read (the time waited for them)"
+    );
     let document = access::merge(&access, seen_users, filled_events)?;
     let dataset = validate::parse_value(&document).map_err(|problems| {
         let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
