@@ -72,7 +72,8 @@ its `expand=person` on answers, which drops the key (26), the order of a
 submission's speakers outside the submissions view, which its prefetches
 leave unordered (28), its 403 for the organiser's teams to a token bound
 to the event (29), and its 500 for reviews?expand=submission.submission_type
-(30); a speaker's unset biography, null in pretalx, "" in the dataset (32).
+(30); a speaker's empty biography, null or "" in pretalx, one string in
+the dataset (32).
 The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12) and (13)
@@ -985,12 +986,14 @@ class Normaliser:
             if path.split("?")[0] == "/api/events/" and isinstance(t_body, list):
                 t_body = [e for e in t_body if e.get("slug") != HIDDEN_SLUG]
             t_body, m_body = self.i18n(t_body), self.i18n(m_body)
-            # (32) A speaker's unset biography: pretalx null (a profile made
-            # without one, as 2026's add_speaker makes them), the dataset
-            # keeps a string (dataset.md), so confapi writes "".
-            for obj in every_object(t_body):
-                if is_speaker(obj) and obj.get("biography") is None:
-                    obj["biography"] = ""
+            # (32) A speaker's empty biography: pretalx stores it as NULL
+            # and shows null, but one written as "" (through its API) shows
+            # "", and the dataset keeps one string for both (dataset.md),
+            # which confapi shows as null when empty: null and "" are one.
+            for body in (t_body, m_body):
+                for obj in every_object(body):
+                    if is_speaker(obj) and obj.get("biography") is None:
+                        obj["biography"] = ""
             self.without_2026_fields(t_body, m_body)
             # (31) A speaker nested in a submission: pretalx 2025.2.2 gives
             # their submissions (expanded with speakers.submissions),

@@ -7,7 +7,8 @@ use super::*;
 pub struct SpeakerView<'a> {
     pub code: &'a str,
     pub name: &'a str,
-    pub biography: &'a str,
+    /// null when empty: pretalx stores an empty biography as NULL.
+    pub biography: Option<&'a str>,
     /// Codes of the speaker's submissions the caller sees with names
     /// (nested in a submission: none, unless expanded).
     #[schema(schema_with = many_refs)]
@@ -84,8 +85,9 @@ impl<'a> V1Renderer<'a> {
 impl SpeakerView<'_> {
     /// Its texts, requested from memory before the page is serialised.
     fn prefetch_texts(&self) {
-        [self.code, self.name, self.biography]
+        [self.code, self.name]
             .into_iter()
+            .chain(self.biography)
             .chain(self.avatar_url)
             .chain(self.email)
             .chain(self.internal_notes.flatten())
@@ -130,7 +132,7 @@ impl<'a> V1Renderer<'a> {
             // The code the event knows them by (pretalx 2026: the profile's).
             code: profile.speaker_code(),
             name: &user.name,
-            biography: &profile.biography,
+            biography: Some(profile.biography.as_str()).filter(|b| !b.is_empty()),
             submissions,
             avatar_url: user.avatar.as_deref().filter(|url| !url.is_empty()),
             answers,
@@ -195,7 +197,10 @@ impl<'a> V1Renderer<'a> {
         let mut object = crate::json::ObjectText::open(out);
         object.string("code", profile.speaker_code());
         object.string("name", &user.name);
-        object.string("biography", &profile.biography);
+        object.optional_string(
+            "biography",
+            Some(profile.biography.as_str()).filter(|b| !b.is_empty()),
+        );
         match self.child("submissions") {
             // pretalx gives a speaker's submissions only where its view puts
             // the caller's submissions in the serializer's context (the

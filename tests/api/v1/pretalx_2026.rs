@@ -267,3 +267,62 @@ async fn answers_filter_by_speaker_and_by_person() {
         assert_eq!(ids(&both.body), Vec::<i64>::new(), "both filters apply");
     }
 }
+
+#[tokio::test]
+async fn a_speaker_without_biography_has_a_null_one() {
+    // pretalx stores an empty biography as NULL (a nullable field, and
+    // Django's forms write None for it) and shows null, as 2026's
+    // add_speaker leaves a co-speaker's; the dataset's "" is that.
+    let mut dataset = submissions_dataset();
+    dataset["events"][0]["speakers"][1]["biography"] = json!("");
+    let server = TestServer::start(&[dataset]).await;
+    for version in [V1, V2] {
+        for token in [Some("rev-token"), Some("orga-token")] {
+            let bob = get(
+                &server,
+                token,
+                "/api/events/mini/speakers/SPK2/",
+                &[version],
+            )
+            .await;
+            assert_eq!(bob.status, 200, "{}", bob.text);
+            assert_eq!(bob.body["biography"], Value::Null, "{}", bob.text);
+            let ada = get(
+                &server,
+                token,
+                "/api/events/mini/speakers/SPK1/",
+                &[version],
+            )
+            .await;
+            assert_eq!(ada.body["biography"], "Ada's bio", "{}", ada.text);
+        }
+        let nested = get(
+            &server,
+            Some("orga-token"),
+            "/api/events/mini/submissions/SUB3/?expand=speakers",
+            &[version],
+        )
+        .await;
+        let bios: Vec<_> = nested.body["speakers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["biography"].clone())
+            .collect();
+        assert_eq!(
+            bios,
+            vec![json!("Ada's bio"), Value::Null],
+            "{}",
+            nested.text
+        );
+    }
+    // The legacy API keeps its "" (behaviour.md).
+    let legacy = get(
+        &server,
+        Some("orga-token"),
+        "/api/events/mini/speakers/SPK2/",
+        &[],
+    )
+    .await;
+    assert_eq!(legacy.body["biography"], "", "{}", legacy.text);
+}
