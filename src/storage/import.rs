@@ -198,8 +198,11 @@ pub async fn run<T: ImportTx + ReadTx>(
     let (old_generations, old_at) = super::changes::prune_bounds(generation, now);
     tx.prune_changes(old_generations, &old_at).await?;
     // Every event this import wrote or holds is now as its file has it (or
-    // as no file says, without a digest).
-    tx.set_import_digest(digest.as_deref(), &slugs, false).await?;
+    // as no file says, without a digest). A user shows in every event (a
+    // speaker's name): a change to users makes every other import's file
+    // count again, since importing it would change them back.
+    tx.set_import_digest(digest.as_deref(), &slugs, !plan.users.is_empty())
+        .await?;
     tx.set_generation(generation).await?;
     tracing::debug!(elapsed = ?started.elapsed(), "import written");
     Ok(ImportSummary {
