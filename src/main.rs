@@ -494,14 +494,57 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Import { files, db, dry_run } => {
-            let Some(dataset) = read_datasets(&files) else {
+            let Some(texts) = read_files(&files) else {
                 return Ok(ExitCode::FAILURE);
             };
+            // The same bytes as the import that left the stored data as it
+            // is: nothing to parse, nothing to write.
+            let options = storage::ImportOptions {
+                digest: Some(storage::import_digest(
+                    &texts.iter().map(|t| t.as_bytes()).collect::<Vec<_>>(),
+                    storage::ImportOptions::default(),
+                )),
+                ..Default::default()
+            };
+            // A database that does not exist yet (or cannot be opened) is
+            // created or reported after validation, as before.
+            let mut opened = None;
+            if !dry_run {
+                if let Ok(store) = db.open(false).await {
+                    opened = Some(store);
+                }
+            }
+            if let Some(store) = &opened {
+                let digest = options.digest.unwrap_or_default();
+                let unchanged = store
+                    .unchanged_import(digest)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if let Some(generation) = unchanged {
+                    eprintln!(
+                        "{}: nothing changed (generation {generation}; the same bytes as the import that wrote it)",
+                        files
+                            .iter()
+                            .map(|f| f.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    return Ok(ExitCode::SUCCESS);
+                }
+            }
+            let Some(dataset) = parse_datasets(&files, &texts) else {
+                return Ok(ExitCode::FAILURE);
+            };
+            // The text is no longer needed (the model owns its strings).
+            drop(texts);
             if dry_run {
                 eprintln!("{}: valid (dry run, nothing written)", summary(&dataset));
                 return Ok(ExitCode::SUCCESS);
             }
-            let store = db.open(true).await?;
+            let store = match opened {
+                Some(store) => store,
+                None => db.open(true).await?,
+            };
             let bar = std::io::stderr().is_terminal().then(|| {
                 let bar = indicatif::ProgressBar::new(0)
                     .with_message(format!("importing {}", summary(&dataset)));
@@ -523,7 +566,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             };
             let counts = summary(&dataset);
             let started = std::time::Instant::now();
-            let result = store.import(&dataset, Some(&report)).await;
+            let result = store.import_with(&dataset, options, Some(&report)).await;
             tracing::debug!(elapsed = ?started.elapsed(), "imported");
             // The process ends now: freeing a model of millions of strings
             // would only delay the exit.
@@ -629,20 +672,37 @@ fn progress(message: &str) -> Option<indicatif::ProgressBar> {
 /// Reads, validates and merges dataset files. Prints every problem of every
 /// file (with its JSON path) and returns None if there is any.
 fn read_datasets(files: &[PathBuf]) -> Option<Dataset> {
-    let mut merged = Dataset::default();
+    let texts = read_files(files)?;
+    parse_datasets(files, &texts)
+}
+
+/// Reads every file as text; prints each that cannot be read and returns
+/// None if any.
+fn read_files(files: &[PathBuf]) -> Option<Vec<String>> {
+    let started = std::time::Instant::now();
+    let mut texts = Vec::new();
     let mut failed = false;
     for file in files {
-        let bar = progress(&format!("reading {}", file.display()));
-        let text = match std::fs::read_to_string(file) {
-            Ok(text) => text,
+        match std::fs::read_to_string(file) {
+            Ok(text) => texts.push(text),
             Err(err) => {
                 eprintln!("{}: cannot read: {err}", file.display());
                 failed = true;
-                continue;
             }
-        };
+        }
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), "read");
+    (!failed).then_some(texts)
+}
+
+/// Validates and merges the texts of `files`, as `read_datasets`.
+fn parse_datasets(files: &[PathBuf], texts: &[String]) -> Option<Dataset> {
+    let mut merged = Dataset::default();
+    let mut failed = false;
+    for (file, text) in files.iter().zip(texts) {
+        let bar = progress(&format!("reading {}", file.display()));
         let started = std::time::Instant::now();
-        let parsed = validate::parse_str(&text);
+        let parsed = validate::parse_str(text);
         tracing::debug!(elapsed = ?started.elapsed(), file = %file.display(), "validated");
         if let Some(bar) = bar {
             bar.finish_and_clear();

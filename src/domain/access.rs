@@ -71,6 +71,14 @@ pub struct Access<'a> {
     pub other_reviews: bool,
     /// Positions of the submissions the caller speaks in.
     own_submissions: &'a [SubmissionIx],
+    /// `has_reviewer_access` of every submission, by position, when asked
+    /// for ([`Access::remember_reviewer_access`]): the feed asks it of every
+    /// object of an event for each audience, and answers and reviews ask it
+    /// again of their submission.
+    reviewer_access: Option<Vec<bool>>,
+    /// Whether the caller wrote each review, by position, when given
+    /// ([`Access::remember_reviewer_access`]).
+    own_reviews: Option<Vec<bool>>,
 }
 
 impl<'a> Access<'a> {
@@ -124,6 +132,40 @@ impl<'a> Access<'a> {
             reviewer_names,
             other_reviews,
             own_submissions,
+            reviewer_access: None,
+            own_reviews: None,
+        }
+    }
+
+    /// Works out `has_reviewer_access` of every submission once, for a
+    /// caller that is about to ask it of every object of the event; with
+    /// `own`, the reviews the caller wrote (every one of them), so that
+    /// no review's author needs comparing.
+    pub fn remember_reviewer_access(&mut self, own: Option<&[ReviewIx]>) {
+        if self.role != Role::Reviewer {
+            return;
+        }
+        if let Some(own) = own {
+            let mut wrote = vec![false; self.data.event.reviews.len()];
+            for &r in own {
+                wrote[usize::from(r)] = true;
+            }
+            self.own_reviews = Some(wrote);
+        }
+        let event = &self.data.event;
+        let all = event
+            .submissions
+            .iter()
+            .map(|sub| self.has_reviewer_access(sub))
+            .collect();
+        self.reviewer_access = Some(all);
+    }
+
+    /// `has_reviewer_access` of the submission at `i`.
+    fn has_reviewer_access_at(&self, i: SubmissionIx) -> bool {
+        match &self.reviewer_access {
+            Some(all) => all[usize::from(i)],
+            None => self.has_reviewer_access(self.submission_at(i)),
         }
     }
 
@@ -251,7 +293,7 @@ impl<'a> Access<'a> {
         let public_talk = self.data.is_public_talk[i];
         match self.role {
             Role::Organiser => true,
-            Role::Reviewer => public_talk || self.has_reviewer_access(self.submission_at(i)),
+            Role::Reviewer => public_talk || self.has_reviewer_access_at(i),
             Role::Public => public_talk,
         }
     }
@@ -309,12 +351,15 @@ impl<'a> Access<'a> {
         match self.role {
             Role::Organiser => !self.speaks_in_at(i),
             Role::Reviewer => {
-                let own = self
-                    .user
-                    .is_some_and(|u| u.code == self.data.event.reviews[review].user);
+                let own = match &self.own_reviews {
+                    Some(wrote) => wrote[usize::from(review)],
+                    None => self
+                        .user
+                        .is_some_and(|u| u.code == self.data.event.reviews[review].user),
+                };
                 own || (self.other_reviews
                     && !self.speaks_in_at(i)
-                    && self.has_reviewer_access(self.submission_at(i)))
+                    && self.has_reviewer_access_at(i))
             }
             Role::Public => false,
         }
@@ -376,16 +421,14 @@ impl<'a> Access<'a> {
                 q.active
                     && q.is_visible_to_reviewers
                     && match owner {
-                        AnswerOwner::Submission(i) => {
-                            self.has_reviewer_access(self.submission_at(i))
-                        }
+                        AnswerOwner::Submission(i) => self.has_reviewer_access_at(i),
                         AnswerOwner::Person(p) => {
                             self.names
                                 && data
                                     .profile_submissions
                                     .of(p)
                                     .iter()
-                                    .any(|&i| self.has_reviewer_access(self.submission_at(i)))
+                                    .any(|&i| self.has_reviewer_access_at(i))
                         }
                         AnswerOwner::Review(r) => self.sees_review_at(r),
                         AnswerOwner::Missing => false,

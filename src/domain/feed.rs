@@ -78,7 +78,7 @@ pub fn view(access: &Access, users: &Users) -> View {
         speaker_users: None,
     };
     let v1 = V1Renderer::new(access, users, None);
-    each_visible(access, users, |place| {
+    each_visible(access, &Known::Users(users), |place| {
         view.insert(
             key_at(access.data, place),
             digest_at(&legacy, &v1, users, place),
@@ -103,7 +103,7 @@ enum Place {
 
 /// Visits every object in `access`'s lists: the membership rules of the
 /// feed, once (each the rule of its list endpoint).
-fn each_visible(access: &Access, users: &Users, mut visit: impl FnMut(Place)) {
+fn each_visible(access: &Access, known: &Known, mut visit: impl FnMut(Place)) {
     if !access.event_visible() {
         return;
     }
@@ -127,7 +127,7 @@ fn each_visible(access: &Access, users: &Users, mut visit: impl FnMut(Place)) {
         .chain((0..event.tags.len()).map(Place::Tag))
         .chain(releases(event).map(Place::Schedule));
     for place in places {
-        if sees(access, users, place) {
+        if sees(access, known, place) {
             visit(place);
         }
     }
@@ -135,16 +135,14 @@ fn each_visible(access: &Access, users: &Users, mut visit: impl FnMut(Place)) {
 
 /// Whether the object at `place` is in `access`'s list of its kind: the
 /// rule of that list's endpoint (given that the event is visible).
-fn sees(access: &Access, users: &Users, place: Place) -> bool {
+fn sees(access: &Access, known: &Known, place: Place) -> bool {
     let data = access.data;
     let event = &data.event;
     match place {
         Place::Submission(i) => access.sees_submission_at(i),
         Place::Talk(i) => data.is_talk[i] && access.sees_submission_at(i),
         // A profile whose user is missing is in no list.
-        Place::Speaker(p) => {
-            users.contains_key(event.speakers[p].user.as_str()) && access.sees_speaker_at(p)
-        }
+        Place::Speaker(p) => known.speaker(data, p) && access.sees_speaker_at(p),
         Place::Room(_) => true,
         Place::Question(i) => access.sees_question(&event.questions[i]),
         Place::Answer(a) => access.sees_answer_at(a),
@@ -152,6 +150,32 @@ fn sees(access: &Access, users: &Users, place: Place) -> bool {
         Place::Tag(_) => access.sees_tags(),
         Place::Schedule(release) => {
             access.sees_release(release) && release_id(event, release).is_some()
+        }
+    }
+}
+
+/// Which speaker profiles have their user: asked of the users, or worked
+/// out once for every audience of a whole event.
+enum Known<'a> {
+    Users(&'a Users),
+    Profiles(Vec<bool>),
+}
+
+impl Known<'_> {
+    fn profiles(data: &EventData, users: &Users) -> Known<'static> {
+        Known::Profiles(
+            data.event
+                .speakers
+                .iter()
+                .map(|s| users.contains_key(s.user.as_str()))
+                .collect(),
+        )
+    }
+
+    fn speaker(&self, data: &EventData, p: ProfileIx) -> bool {
+        match self {
+            Known::Users(users) => users.contains_key(data.event.speakers[p].user.as_str()),
+            Known::Profiles(known) => known[usize::from(p)],
         }
     }
 }
@@ -328,6 +352,30 @@ impl Slots {
     }
 }
 
+/// The reviews of an event by author, found once for every audience.
+struct ReviewAuthors<'a> {
+    by_user: std::collections::HashMap<&'a str, Vec<ReviewIx>>,
+}
+
+impl<'a> ReviewAuthors<'a> {
+    fn new(data: &'a EventData) -> Self {
+        let mut by_user: std::collections::HashMap<&str, Vec<ReviewIx>> = Default::default();
+        for r in ReviewIx::all(data.event.reviews.len()) {
+            by_user
+                .entry(data.event.reviews[r].user.as_str())
+                .or_default()
+                .push(r);
+        }
+        ReviewAuthors { by_user }
+    }
+
+    /// The reviews `user` wrote.
+    fn of(&self, user: Option<&User>) -> &[ReviewIx] {
+        user.and_then(|u| self.by_user.get(u.code.as_str()))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
 /// An event that is new (`action` created) or gone (deleted): every
 /// audience's list, by position, without keys or views per audience (a
 /// 100,000-submission event has 60-odd audiences of a million objects).
@@ -350,6 +398,8 @@ fn encode_whole(
     let size = keys.len().div_ceil(4);
     let code = action_code(action);
     let viewer = organisers_viewer();
+    let known = Known::profiles(data, state.users);
+    let authors = ReviewAuthors::new(data);
     // Each audience's list on every core: a new 100,000-submission event
     // has 60-odd audiences of a million objects.
     let audiences: Vec<Audience> = audiences.collect();
@@ -363,10 +413,11 @@ fn encode_whole(
                     Audience::Organisers => Some(&viewer),
                     Audience::User(c) => state.users.get(c.as_str()).map(|u| &**u),
                 };
-                let access = Access::new(data, user, now);
+                let mut access = Access::new(data, user, now);
+                access.remember_reviewer_access(Some(authors.of(user)));
                 let mut packed = vec![NONE; size];
                 let mut any = false;
-                each_visible(&access, state.users, |place| {
+                each_visible(&access, &known, |place| {
                     let i = slots.of(place) as usize;
                     if i < keys.len() {
                         packed[i / 4] |= code << ((i % 4) * 2);
@@ -468,11 +519,14 @@ fn view_of(
         Audience::Organisers => Some(&viewer),
         Audience::User(code) => state.users.get(code.as_str()).map(|u| &**u),
     };
-    let access = Access::new(state.data, user, now);
+    let mut access = Access::new(state.data, user, now);
     match candidates {
         // Only these objects can differ: look at them alone.
         Some(places) => view_of_places(&access, state.users, places),
-        None => view(&access, state.users),
+        None => {
+            access.remember_reviewer_access(None);
+            view(&access, state.users)
+        }
     }
 }
 
@@ -502,7 +556,7 @@ fn view_of_places(access: &Access, users: &Users, places: &[Place]) -> View {
     };
     let v1 = V1Renderer::new(access, users, None);
     for &place in places {
-        if sees(access, users, place) {
+        if sees(access, &Known::Users(users), place) {
             // The stored spelling, as `view` keys it.
             view.insert(
                 key_at(access.data, place),

@@ -76,6 +76,15 @@ pub trait ImportTx: Send {
     /// Deletes the events `ids` and their records; returns the rows deleted.
     fn delete_events(&mut self, ids: &[i64]) -> impl Future<Output = Result<u64>> + Send;
     fn set_generation(&mut self, generation: i64) -> impl Future<Output = Result<()>> + Send;
+    /// Sets the import digest (`ImportOptions::digest`, stored form) of the
+    /// events `slugs` (lower case), and with `clear_others` clears it on
+    /// every other event.
+    fn set_import_digest(
+        &mut self,
+        digest: Option<&str>,
+        slugs: &[String],
+        clear_others: bool,
+    ) -> impl Future<Output = Result<()>> + Send;
     /// The change feed's rows of this import (`changes::derive`).
     fn insert_changes(&mut self, rows: &[ChangeRow]) -> impl Future<Output = Result<()>> + Send;
     /// Drops the feed's rows of generations up to `generation` committed
@@ -114,7 +123,17 @@ pub async fn run<T: ImportTx + ReadTx>(
     let plan = plan::import(&stored_users, &stored_events, &stored_records, dataset)
         .map_err(StoreError::Rejected)?;
     tracing::debug!(elapsed = ?started.elapsed(), writes = plan.writes(), "import planned");
+    // The file's digest goes with the events it holds (all of them as the
+    // file has them once this import commits). Nothing else changes when
+    // nothing is written: the digest of an earlier import still holds.
+    let digest = options
+        .digest
+        .map(|digest| super::digest_text(digest, dataset.events.len()));
+    let slugs: Vec<String> = dataset.events.iter().map(|e| e.slug.to_lowercase()).collect();
     if plan.is_empty() && absent.is_empty() {
+        if digest.is_some() {
+            tx.set_import_digest(digest.as_deref(), &slugs, false).await?;
+        }
         return Ok(ImportSummary {
             generation: version.generation,
             ..ImportSummary::default()
@@ -178,6 +197,12 @@ pub async fn run<T: ImportTx + ReadTx>(
     }
     let (old_generations, old_at) = super::changes::prune_bounds(generation, now);
     tx.prune_changes(old_generations, &old_at).await?;
+    // Every event this import wrote or holds is now as its file has it (or
+    // as no file says, without a digest). A user shows in every event (a
+    // speaker's name): a change to users makes every other import's file
+    // count again, since importing it would change them back.
+    tx.set_import_digest(digest.as_deref(), &slugs, !plan.users.is_empty())
+        .await?;
     tx.set_generation(generation).await?;
     tracing::debug!(elapsed = ?started.elapsed(), "import written");
     Ok(ImportSummary {

@@ -168,6 +168,50 @@ pub struct ImportOptions {
     /// Also delete the stored events the dataset does not have, in the same
     /// transaction: a sync of every upstream event mirrors deletions.
     pub delete_absent_events: bool,
+    /// The digest of the file(s) the dataset was read from, with these
+    /// options ([`import_digest`]): kept with the events the import leaves
+    /// as the file has them, so that the same bytes imported again are
+    /// known to change nothing ([`Store::unchanged_import`]). None (sync,
+    /// the library) clears it on the events the import holds.
+    pub digest: Option<u128>,
+}
+
+/// Changes whenever the same bytes could be read into different records:
+/// bump it with any change to validation, the model or the records.
+const DIGEST_FORMAT: &str = concat!("confapi ", env!("CARGO_PKG_VERSION"), " dataset 1");
+
+/// The digest of an import of `files` (their bytes, in order) with
+/// `options` (its `digest` aside): XXH3-128.
+pub fn import_digest(files: &[&[u8]], options: ImportOptions) -> u128 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(DIGEST_FORMAT.as_bytes());
+    hasher.update(&[u8::from(options.delete_absent_events)]);
+    for file in files {
+        hasher.update(&(file.len() as u64).to_le_bytes());
+        hasher.update(file);
+    }
+    hasher.digest128()
+}
+
+/// The stored form of a digest: its hex and how many events the import held.
+fn digest_text(digest: u128, events: usize) -> String {
+    format!("{digest:032x}/{events}")
+}
+
+/// Whether the events' stored digests (`import_digest`, one per stored
+/// event) say that the import of `digest` left every one of its events
+/// as it is and nothing else was written since.
+fn digest_holds(digest: u128, stored: &[Option<String>]) -> bool {
+    let prefix = format!("{digest:032x}/");
+    let mut count = 0usize;
+    let mut expected = None;
+    for text in stored.iter().flatten() {
+        if let Some(events) = text.strip_prefix(&prefix) {
+            count += 1;
+            expected = events.parse::<usize>().ok();
+        }
+    }
+    expected.is_some_and(|expected| expected == count && count > 0)
 }
 
 pub trait Store: Send + Sync {
@@ -201,6 +245,16 @@ pub trait Store: Send + Sync {
         options: ImportOptions,
         progress: Option<&'a Progress>,
     ) -> BoxFuture<'a, Result<ImportSummary, StoreError>>;
+
+    /// The generation, when the stored data is what an import of `digest`
+    /// ([`import_digest`]) left and nothing else has changed it since:
+    /// importing those bytes again would change nothing. None otherwise
+    /// (or when no event is stored).
+    /// (A store that keeps no digests never knows: None.)
+    fn unchanged_import(&self, digest: u128) -> BoxFuture<'_, Result<Option<i64>, StoreError>> {
+        let _ = digest;
+        Box::pin(async { Ok(None) })
+    }
 
     /// The change feed's rows of generations in `(after, upto]`, oldest
     /// first, with where the feed is complete from.

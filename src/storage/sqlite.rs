@@ -525,6 +525,28 @@ impl ImportTx for Tx {
         Ok(records + events)
     }
 
+    async fn set_import_digest(
+        &mut self,
+        digest: Option<&str>,
+        slugs: &[String],
+        clear_others: bool,
+    ) -> Result<()> {
+        if clear_others {
+            sqlx::query("UPDATE events SET import_digest = NULL WHERE import_digest IS NOT NULL")
+                .execute(&mut *self.0)
+                .await?;
+        }
+        sqlx::query(
+            "UPDATE events SET import_digest = ?1 WHERE slug_lower IN (SELECT value FROM json_each(?2)) \
+             AND import_digest IS DISTINCT FROM ?1",
+        )
+        .bind(digest)
+        .bind(serde_json::to_string(slugs).expect("slugs serialise"))
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
     async fn set_generation(&mut self, generation: i64) -> Result<()> {
         sqlx::query("UPDATE store SET generation = ?1 WHERE id = 1")
             .bind(generation)
@@ -660,6 +682,22 @@ impl Store for SqliteStore {
         Box::pin(async move {
             let pool = self.pool().await?;
             Ok(sqlx::query_as(VERSION).fetch_one(&pool).await?)
+        })
+    }
+
+    fn unchanged_import(&self, digest: u128) -> BoxFuture<'_, Result<Option<i64>>> {
+        Box::pin(async move {
+            // One statement: the generation and the digests of one state.
+            let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
+                "SELECT (SELECT generation FROM store WHERE id = 1), import_digest FROM events",
+            )
+            .fetch_all(&self.pool().await?)
+            .await?;
+            let digests: Vec<Option<String>> = rows.iter().map(|(_, d)| d.clone()).collect();
+            Ok(rows
+                .first()
+                .filter(|_| super::digest_holds(digest, &digests))
+                .map(|(generation, _)| *generation))
         })
     }
 

@@ -271,6 +271,7 @@ pub async fn run_once(
     // misconfigured upstream) does not empty the mirror.
     let import = ImportOptions {
         delete_absent_events: options.events.is_empty() && !slugs.is_empty(),
+        digest: None,
     };
     let import = store
         .import_with(&dataset, import, None)

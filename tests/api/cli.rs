@@ -1187,6 +1187,41 @@ fn import_dry_run_writes_nothing() {
     assert_eq!(cli.export_text(), before);
 }
 
+/// The same bytes as the import that left the database as it is: nothing
+/// to parse, nothing to write. Any other import in between (of another
+/// file, or a dry run aside) makes the file count again.
+#[test]
+fn reimporting_the_same_file_is_recognised_without_parsing_it() {
+    const SAME: &str = "the same bytes as the import that wrote it";
+    let cli = Cli::new();
+    let file = cli.write("democon.json", &helpers::democon());
+    let first = cli.import(&[&file], false);
+    assert!(first.ok() && !first.stderr.contains(SAME), "{first:?}");
+    let again = cli.import(&[&file], false);
+    assert!(again.ok() && again.stderr.contains(SAME), "{again:?}");
+    let before = cli.export_text();
+
+    // Another file changes the event; the first one is read again and
+    // writes the change back.
+    let (changed, _) = democon_without_first_submission();
+    let changed = cli.write("changed.json", &changed);
+    cli.import_ok(&[&changed]);
+    let back = cli.import(&[&file], false);
+    assert!(back.ok() && !back.stderr.contains(SAME), "{back:?}");
+    assert!(back.stderr.contains("record(s) written"), "{back:?}");
+    assert_eq!(cli.export_text(), before);
+
+    // A dry run is always read (it validates).
+    let dry = cli.import(&[&file], true);
+    assert!(dry.ok() && dry.stderr.contains("dry run"), "{dry:?}");
+    // Two files are one import: their digest is not either file's.
+    let empty = cli.write("none.json", &json!({"format": "cfp-dataset", "version": 1}));
+    let both = cli.import(&[&file, &empty], false);
+    assert!(both.ok() && !both.stderr.contains(SAME), "{both:?}");
+    let both = cli.import(&[&file, &empty], false);
+    assert!(both.ok() && both.stderr.contains(SAME), "{both:?}");
+}
+
 #[test]
 fn reimporting_an_event_replaces_it_and_leaves_other_events_alone() {
     let cli = Cli::new();

@@ -47,6 +47,111 @@ async fn an_unchanged_reimport_writes_nothing_and_keeps_the_generation() {
     assert_eq!(store.version().await.unwrap(), version);
 }
 
+/// An import given the digest of its file (`confapi import`) keeps it with
+/// the events it leaves as they are in the file, so that importing the
+/// same bytes again is known to change nothing without parsing them. Any
+/// other write that could make that import change something again (another
+/// import of one of its events, a user's change, a deleted event) forgets
+/// it; an import that changes nothing leaves it.
+#[tokio::test]
+async fn an_imported_files_digest_is_forgotten_by_any_other_write() {
+    let db = helpers::TestDatabase::new();
+    let store = storage::open(&db.url).await.unwrap();
+    let file = serde_json::to_vec(&helpers::democon()).unwrap();
+    let digest = storage::import_digest(&[&file[..]], ImportOptions::default());
+    assert_ne!(
+        digest,
+        storage::import_digest(
+            &[&file[..]],
+            ImportOptions {
+                delete_absent_events: true,
+                ..Default::default()
+            }
+        ),
+        "the options that change what an import does are part of the digest"
+    );
+    assert_ne!(
+        storage::import_digest(&[&file[..10], &file[10..]], ImportOptions::default()),
+        digest
+    );
+    let with_digest = ImportOptions {
+        digest: Some(digest),
+        ..Default::default()
+    };
+    let remembered = || async { store.unchanged_import(digest).await.unwrap() };
+    assert_eq!(remembered().await, None);
+    let first = store.import_with(&democon(), with_digest, None).await.unwrap();
+    assert_eq!(remembered().await, Some(first.generation));
+    let restore = || async {
+        let done = store.import_with(&democon(), with_digest, None).await.unwrap();
+        assert_eq!(remembered().await, Some(done.generation));
+        done
+    };
+
+    // Another import of one of its events, without a digest (sync, or a
+    // program using the library): forgotten, and the file writes again.
+    let mut changed = democon();
+    changed.events[0].submissions[5].title = "A new title".into();
+    store.import(&changed, None).await.unwrap();
+    assert_eq!(remembered().await, None);
+    assert_eq!(restore().await.records_written, 2);
+
+    // An import of its other event alone, from another file.
+    let mut other = democon();
+    other.users.clear();
+    other.events.remove(0);
+    other.events[0].submissions[0].title = "Changed elsewhere".into();
+    let other_digest = storage::import_digest(&[b"another file"], ImportOptions::default());
+    let done = store
+        .import_with(
+            &other,
+            ImportOptions {
+                digest: Some(other_digest),
+                ..Default::default()
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(remembered().await, None);
+    // That file alone would change nothing again (it has no users).
+    assert_eq!(
+        store.unchanged_import(other_digest).await.unwrap(),
+        Some(done.generation)
+    );
+    assert!(restore().await.records_written > 0);
+
+    // A user's change, from a file without events.
+    let mut renamed = democon();
+    renamed.events.clear();
+    renamed.users[0].name = "Someone else".into();
+    store.import(&renamed, None).await.unwrap();
+    assert_eq!(remembered().await, None);
+    assert_eq!(restore().await.records_written, 1);
+
+    // An import that changes nothing keeps it.
+    let unchanged = store.import(&democon(), None).await.unwrap();
+    assert_eq!(unchanged.records_written, 0);
+    assert_eq!(remembered().await, Some(unchanged.generation));
+
+    // A sync of every event that deletes one.
+    let mut fewer = democon();
+    fewer.events.remove(1);
+    store
+        .import_with(
+            &fewer,
+            ImportOptions {
+                delete_absent_events: true,
+                ..Default::default()
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(remembered().await, None);
+    assert!(restore().await.records_written > 0);
+}
+
 #[tokio::test]
 async fn one_changed_submission_rewrites_its_record_and_its_event_only() {
     let db = helpers::TestDatabase::new();
@@ -658,6 +763,7 @@ async fn an_import_of_every_event_deletes_the_absent_ones_and_servers_drop_them(
 
     let mirror = ImportOptions {
         delete_absent_events: true,
+        ..Default::default()
     };
     let summary = server
         .store

@@ -165,14 +165,14 @@ impl Scope {
             );
             return None;
         };
-        if !self.submissions.contains(code) {
+        if !self.submissions.contains(code.as_ref()) {
             cx.err(
                 path,
                 format!("submission {} does not exist {}", quote(code), self.place),
             );
             return None;
         }
-        Some(code.clone())
+        Some(code.to_string())
     }
 }
 
@@ -228,7 +228,7 @@ pub(super) fn event(
     let custom_domain = o.opt_url(cx, "custom_domain");
     let show_schedule = o.opt_bool(cx, "show_schedule", true);
     let primary_color = o.nullable(cx, "primary_color", |cx, p, v| match v {
-        Value::String(s) if is_color(s) => Some(s.clone()),
+        Value::String(s) if is_color(s) => Some(s.to_string()),
         other => {
             cx.err(
                 p,
@@ -422,8 +422,8 @@ pub(super) fn schedule<'v>(
     cx: &mut Cx,
     schedule_ids: &mut HashMap<i64, String>,
     path: &Path<'_>,
-    v: &'v Value,
-) -> Option<(Schedule, Option<&'v Value>)> {
+    v: &'v Value<'v>,
+) -> Option<(Schedule, Option<&'v Value<'v>>)> {
     let mut o = Obj::open(cx, path, v)?;
     let id = o.nullable(cx, "id", |cx, p, v| {
         upstream_id(cx, p, v, schedule_ids, "schedule id")
@@ -765,7 +765,7 @@ pub(super) fn tag(
 /// An event or organiser slug.
 fn slug_value(cx: &mut Cx, p: &Path<'_>, v: &Value) -> Option<String> {
     match v {
-        Value::String(s) if is_slug(s) => Some(s.clone()),
+        Value::String(s) if is_slug(s) => Some(s.to_string()),
         other => {
             cx.err(p, format!("invalid slug {}", describe(other)));
             None

@@ -1,7 +1,7 @@
 use super::*;
 use crate::dataset::export;
 use crate::model::{ApiVersion, TokenHash};
-use serde_json::json;
+use serde_json::{json, Value};
 
 // ---- helpers ------------------------------------------------------------
 
@@ -86,10 +86,20 @@ fn base() -> Value {
 }
 
 fn problems(doc: &Value) -> Vec<String> {
-    match parse_value(doc) {
+    let found = match parse_value(doc) {
         Ok(_) => Vec::new(),
         Err(found) => found.iter().map(ToString::to_string).collect(),
+    };
+    // The same from the document's text (`confapi import`'s path, which
+    // borrows its strings from the text), in the file's key order.
+    for text in [doc.to_string(), serde_json::to_string_pretty(doc).unwrap()] {
+        let from_text: Vec<String> = match parse_str(&text) {
+            Ok(_) => Vec::new(),
+            Err(found) => found.iter().map(ToString::to_string).collect(),
+        };
+        assert_eq!(from_text, found, "parse_str and parse_value differ");
     }
+    found
 }
 
 /// Sets (or adds) the value at a JSON pointer.
@@ -140,7 +150,14 @@ fn without(pointer: &str) -> Vec<String> {
 
 fn parse_ok(doc: &Value) -> Dataset {
     match parse_value(doc) {
-        Ok(dataset) => dataset,
+        Ok(dataset) => {
+            let from_text = parse_str(&doc.to_string()).expect("the same from the text");
+            assert_eq!(
+                crate::dataset::to_json(&from_text),
+                crate::dataset::to_json(&dataset)
+            );
+            dataset
+        }
         Err(found) => panic!("unexpected problems: {found:#?}"),
     }
 }
