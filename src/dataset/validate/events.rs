@@ -48,8 +48,8 @@ impl Scope {
         what: &str,
     ) -> Option<String> {
         if let Value::String(code) = value {
-            if self.speaker_codes.contains_key(code) {
-                return Some(code.clone());
+            if self.speaker_codes.contains_key(code.as_ref()) {
+                return Some(code.to_string());
             }
         }
         let user = cx.user_ref(path, value)?;

@@ -2,7 +2,7 @@
 //! its own, which its event's submissions and answers name.
 
 use super::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// Two events: Ada goes by `ADA26` in `one` and by her user code in `two`.
 fn doc() -> Value {
