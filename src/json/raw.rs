@@ -180,10 +180,11 @@ mod tests {
     /// something else in the value sends the whole of it there (bytes).
     #[test]
     fn direct_text_reads_the_same_to_every_serializer() {
+        type Writer<'a> = &'a dyn Fn(&mut Vec<u8>);
         #[derive(Serialize)]
         struct Page<'a> {
             count: usize,
-            results: super::Direct<&'a dyn Fn(&mut Vec<u8>)>,
+            results: super::Direct<Writer<'a>>,
             #[serde(skip_serializing_if = "Option::is_none")]
             bytes: Option<&'a serde_bytes_like::Bytes>,
         }

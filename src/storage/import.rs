@@ -129,10 +129,15 @@ pub async fn run<T: ImportTx + ReadTx>(
     let digest = options
         .digest
         .map(|digest| super::digest_text(digest, dataset.events.len()));
-    let slugs: Vec<String> = dataset.events.iter().map(|e| e.slug.to_lowercase()).collect();
+    let slugs: Vec<String> = dataset
+        .events
+        .iter()
+        .map(|e| e.slug.to_lowercase())
+        .collect();
     if plan.is_empty() && absent.is_empty() {
         if digest.is_some() {
-            tx.set_import_digest(digest.as_deref(), &slugs, false).await?;
+            tx.set_import_digest(digest.as_deref(), &slugs, false)
+                .await?;
         }
         return Ok(ImportSummary {
             generation: version.generation,

@@ -80,10 +80,16 @@ async fn an_imported_files_digest_is_forgotten_by_any_other_write() {
     };
     let remembered = || async { store.unchanged_import(digest).await.unwrap() };
     assert_eq!(remembered().await, None);
-    let first = store.import_with(&democon(), with_digest, None).await.unwrap();
+    let first = store
+        .import_with(&democon(), with_digest, None)
+        .await
+        .unwrap();
     assert_eq!(remembered().await, Some(first.generation));
     let restore = || async {
-        let done = store.import_with(&democon(), with_digest, None).await.unwrap();
+        let done = store
+            .import_with(&democon(), with_digest, None)
+            .await
+            .unwrap();
         assert_eq!(remembered().await, Some(done.generation));
         done
     };

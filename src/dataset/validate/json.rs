@@ -388,7 +388,9 @@ mod tests {
         );
         assert_eq!(map.len(), theirs_map.len());
         assert_eq!(map.get("b").unwrap().as_str(), Some("x\"y"));
-        let Some(Value::Array(items)) = map.get("a") else { panic!() };
+        let Some(Value::Array(items)) = map.get("a") else {
+            panic!()
+        };
         let theirs_items = theirs["a"].as_array().unwrap();
         for (ours, theirs) in items.iter().zip(theirs_items) {
             match (ours, theirs) {

@@ -914,8 +914,8 @@ fn document(cx: &mut Cx, doc: &Value) -> Dataset {
 }
 
 mod answers;
-mod json;
 mod events;
+mod json;
 mod questions;
 mod reviews;
 #[cfg(test)]
@@ -928,9 +928,9 @@ mod users;
 
 use answers::answer;
 use events::{availability, event, QuestionRef, Scope, ScoreRef};
+pub use json::{Map, Number, Value};
 use questions::question;
 use reviews::review;
 use speakers::speaker;
 use submissions::submission;
 use users::{user, UserSeen};
-pub use json::{Map, Number, Value};

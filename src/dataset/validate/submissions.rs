@@ -201,7 +201,9 @@ fn attendee_signup(cx: &mut Cx, path: &Path<'_>, v: &Value) -> Option<AttendeeSi
 /// A token or code: a non-empty string without whitespace.
 fn secret(cx: &mut Cx, path: &Path<'_>, value: &Value) -> Option<String> {
     match value {
-        Value::String(s) if !s.is_empty() && !s.chars().any(char::is_whitespace) => Some(s.to_string()),
+        Value::String(s) if !s.is_empty() && !s.chars().any(char::is_whitespace) => {
+            Some(s.to_string())
+        }
         other => {
             cx.err(
                 path,
