@@ -34,13 +34,13 @@ pub(super) fn speaker(
         if cx.users.contains(own) {
             taken = true;
             cx.err(
-                &at,
+                at,
                 format!("speaker code {} is another user's code", quote(own)),
             );
         } else if let Some(other) = cx.profile_codes.get(own).filter(|other| *other != user) {
             taken = true;
             cx.err(
-                &at,
+                at,
                 format!(
                     "speaker code {} is user {}'s in another event",
                     quote(own),

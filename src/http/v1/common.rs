@@ -196,8 +196,11 @@ pub(super) fn order_ties_by_id<T>(
     }
 }
 
+/// Descending or not, and the sort key.
+type Ordering<T> = (bool, fn(&T) -> Key);
+
 /// The direction and key `o` asks for, if it names one of `fields`.
-fn ordering<T>(params: &Params, fields: Orderings<T>) -> Option<(bool, fn(&T) -> Key)> {
+fn ordering<T>(params: &Params, fields: Orderings<T>) -> Option<Ordering<T>> {
     let wanted = params.get("o")?;
     let (descending, name) = match wanted.strip_prefix('-') {
         Some(name) => (true, name),
