@@ -55,8 +55,9 @@ schedule for organisers, `expand` on slots, schedules, questions,
 options and teams, a slot's submission as pretalx's public serializer,
 the teams endpoint. What remains is normalised, each step numbered below
 with its reason: the reviewers' field set and private resources (11, 16), pretalx's primary-key order
-the mirror cannot know (12), the track-limited reviewer's public talks
-(13, 15), pretalx's nested speaker submissions beyond its own public list
+the mirror cannot know (12) (13 and 15, the track-limited reviewer's
+public talks, are gone: confapi's v1 shows a reviewer only what they may
+review, as pretalx does), pretalx's nested speaker submissions beyond its own public list
 (14), favourites (9), releases other than the current one for everyone
 but organisers (17), and slots?speaker= and ?schedule_version=, which
 pretalx answers 400 for and confapi answers (18); and, as confapi follows
@@ -76,8 +77,8 @@ to the event (29), and its 500 for reviews?expand=submission.submission_type
 the dataset (32).
 The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
-organisers too, so that a page boundary cuts no run of what (12) and (13)
-compare. What --all adds fails as 404 (not served; log/ on purpose).
+organisers too, so that a page boundary cuts no run of what (12)
+compares. What --all adds fails as 404 (not served; log/ on purpose).
 
 --pretalx 2026 compares with a real pretalx 2026.2.1 instead
 (scripts/upstream/pretalx2026_upstream.py, in a Debian 13 root; root
@@ -847,36 +848,6 @@ class Normaliser:
                     ordered.extend(run)
                 body["results"] = ordered
 
-    def public_extras(self, t_body, m_body):
-        """(13) The track-limited reviewer: confapi's rules (docs/api.md,
-        "Roles and visibility") give every reviewer the public talks and
-        their speakers too, pretalx only the submissions of the team's
-        track. What confapi shows beyond pretalx's answer must be public
-        (a public talk, a public talk's speaker); it is dropped from
-        confapi's answer, with the count. Anything else stays and fails."""
-        public = self.public_codes("submissions") | self.public_codes("speakers")
-
-        def drop(theirs, mine):
-            if isinstance(theirs, dict) and isinstance(mine, dict):
-                for key in theirs.keys() & mine.keys():
-                    mine[key] = drop(theirs[key], mine[key])
-                return mine
-            if isinstance(theirs, list) and isinstance(mine, list):
-                wanted = {code_of(x) for x in theirs}
-                kept = [x for x in mine if code_of(x) in wanted or code_of(x) not in public
-                        or not isinstance(code_of(x), str)]
-                by_code = {code_of(x): x for x in theirs}
-                return [drop(by_code.get(code_of(x)), x) for x in kept]
-            return mine
-        if isinstance(t_body, dict) and isinstance(m_body, dict) and "results" in m_body:
-            dropped = len(m_body["results"])
-            m_body = drop(t_body, m_body)
-            dropped -= len(m_body["results"])
-            if dropped and m_body.get("count") == t_body.get("count", 0) + dropped:
-                m_body["count"] = t_body["count"]
-            return m_body
-        return drop(t_body, m_body)
-
     def current_release_only(self, role, body):
         """(17) Schedules are confapi's (docs/api.md, "Where confapi
         differs": visibility is confapi's, section 13 item 2): only
@@ -1043,8 +1014,6 @@ class Normaliser:
                     if is_submission(obj) and isinstance(obj.get("resources"), list):
                         obj["resources"] = [r for r in obj["resources"]
                                             if (r["id"] if isinstance(r, dict) else r) in public]
-            if role == "T":
-                m_body = self.public_extras(t_body, m_body)
             if role != "O" and endpoint.split()[0] in ("slots", "schedules"):
                 t_body = self.current_release_only(role, t_body)
         return (t_status, t_json, self.walk(t_body)), (m_status, m_json, self.walk(m_body))
@@ -1111,9 +1080,7 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts, release="2025"):
     submissions; the answers with `person` as an object of that code.
     (9) log/: not served by confapi (section 13, item 2): 404; nor
     submissions/favourites/ (docs/api.md: not served, pretalx's session-only
-    endpoint), where pretalx answers the public 403.
-    (15) The track-limited reviewer's submission of another track: a
-    public talk, which confapi shows every reviewer (see 13), pretalx 404."""
+    endpoint), where pretalx answers the public 403."""
     t_status, t_json, t_body = theirs
     m_status, m_json, m_body = mine
     parsed = urllib.parse.urlsplit(path)
@@ -1179,9 +1146,6 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts, release="2025"):
         return every(facts.mine, path, facts.token) == upstream
     if parsed.path.endswith("/log/") or parsed.path.endswith("/submissions/favourites/"):
         return m_status == 404 and m_json
-    if role == "T" and t_status == 404 and m_status == 200 and m_json and endpoint == "submissions":
-        return (m_body.get("code") in {s["code"] for s in facts.public("submissions/")}
-                and urllib.parse.urlsplit(path).path.rstrip("/").endswith(m_body.get("code", "-")))
     return False
 
 

@@ -71,6 +71,11 @@ pub struct Access<'a> {
     pub other_reviews: bool,
     /// Positions of the submissions the caller speaks in.
     own_submissions: &'a [SubmissionIx],
+    /// Reviewers see the public talks beyond those they may review (the
+    /// legacy API's rule, behaviour.md); pretalx's versioned lists of
+    /// submissions and speakers show them only what they may review
+    /// (`reviewing_only`).
+    reviewer_public_talks: bool,
     /// `has_reviewer_access` of every submission, by position, when asked
     /// for ([`Access::remember_reviewer_access`]): the feed asks it of every
     /// object of an event for each audience, and answers and reviews ask it
@@ -132,9 +137,20 @@ impl<'a> Access<'a> {
             reviewer_names,
             other_reviews,
             own_submissions,
+            reviewer_public_talks: true,
             reviewer_access: None,
             own_reviews: None,
         }
+    }
+
+    /// The caller's rights for pretalx's versioned lists and details of
+    /// submissions and speakers: a reviewer sees only the submissions they
+    /// may review (their tracks', or those assigned to them), and their
+    /// speakers, without the other public talks (pretalx-v1.md section 7).
+    /// Slots and schedules keep the public schedule.
+    pub fn reviewing_only(mut self) -> Self {
+        self.reviewer_public_talks = false;
+        self
     }
 
     /// Works out `has_reviewer_access` of every submission once, for a
@@ -293,7 +309,9 @@ impl<'a> Access<'a> {
         let public_talk = self.data.is_public_talk[i];
         match self.role {
             Role::Organiser => true,
-            Role::Reviewer => public_talk || self.has_reviewer_access_at(i),
+            Role::Reviewer => {
+                (public_talk && self.reviewer_public_talks) || self.has_reviewer_access_at(i)
+            }
             Role::Public => public_talk,
         }
     }

@@ -11,7 +11,7 @@ use crate::http::params::Params;
 pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
     let pagination = pagination(ctx, &params)?;
     params.check()?;
-    let access = ctx.access();
+    let access = ctx.access().reviewing_only();
     let data = &*ctx.event;
     let users = &ctx.caller.catalog.users;
     let orga = access.role == crate::domain::access::Role::Organiser;
@@ -49,7 +49,7 @@ pub fn speakers(ctx: &EventContext, mut params: Params) -> ApiResult {
 }
 
 pub fn speaker(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
-    let access = ctx.access();
+    let access = ctx.access().reviewing_only();
     let profile = ctx
         .event
         .profile_lookup(code)

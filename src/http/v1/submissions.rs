@@ -71,7 +71,7 @@ pub fn submissions(ctx: &EventContext, mut params: Params) -> ApiResult {
         o: params.get("o").map(str::to_string),
     };
     params.check()?;
-    let access = ctx.access();
+    let access = ctx.access().reviewing_only();
     let users = &ctx.caller.catalog.users;
     let subs = &data.event.submissions;
     let items = ctx.visible_set(&access, "v1-submissions", format!("{filters:?}"), || {
@@ -164,7 +164,7 @@ fn sort<'s, I: Copy>(
 }
 
 pub fn submission(ctx: &EventContext, params: Params, code: &str) -> ApiResult {
-    let access = ctx.access();
+    let access = ctx.access().reviewing_only();
     let position = ctx
         .event
         .submission_lookup(code)

@@ -326,3 +326,91 @@ async fn a_speaker_without_biography_has_a_null_one() {
     .await;
     assert_eq!(legacy.body["biography"], "", "{}", legacy.text);
 }
+
+#[tokio::test]
+async fn a_track_limited_reviewer_sees_only_their_tracks_submissions_and_speakers() {
+    // pretalx's versioned lists and details show a reviewer the submissions
+    // they may review and their speakers, not the other public talks
+    // (pretalx-v1.md section 7); the legacy API keeps behaviour.md's rule.
+    // PUB1 (the public talk) is in track 1; the reviewers' team is limited
+    // to track 2, where SUB2 is.
+    let mut dataset = submissions_dataset();
+    let event = &mut dataset["events"][0];
+    event["tracks"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": 2, "name": {"en": "Side"}, "color": "#00ff00"}));
+    event["submissions"][1]["track"] = json!(2);
+    event["teams"][1]["limit_tracks"] = json!([2]);
+    let server = TestServer::start(&[dataset]).await;
+    for version in [V1, V2] {
+        let subs = get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/submissions/",
+            &[version],
+        )
+        .await;
+        assert_eq!(subs.status, 200, "{}", subs.text);
+        let codes: Vec<_> = subs.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["code"].clone())
+            .collect();
+        assert_eq!(codes, vec![json!("SUB2")], "{}", subs.text);
+        let public_talk = get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/submissions/PUB1/",
+            &[version],
+        )
+        .await;
+        assert_eq!(public_talk.status, 404, "{}", public_talk.text);
+        let speakers = get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/speakers/",
+            &[version],
+        )
+        .await;
+        let codes: Vec<_> = speakers.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["code"].clone())
+            .collect();
+        assert_eq!(codes, vec![json!("SPK2")], "{}", speakers.text);
+        assert_eq!(speakers.body["results"][0]["submissions"], json!(["SUB2"]));
+        let ada = get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/speakers/SPK1/",
+            &[version],
+        )
+        .await;
+        assert_eq!(ada.status, 404, "{}", ada.text);
+        // The public schedule stays theirs: the slots list the public talk.
+        let slots = get(
+            &server,
+            Some("rev-token"),
+            "/api/events/mini/slots/",
+            &[version],
+        )
+        .await;
+        assert_eq!(
+            slots.body["results"][0]["submission"], "PUB1",
+            "{}",
+            slots.text
+        );
+    }
+    // The legacy API: the public talk too.
+    let legacy = get(
+        &server,
+        Some("rev-token"),
+        "/api/events/mini/submissions/",
+        &[],
+    )
+    .await;
+    assert!(legacy.text.contains("PUB1"), "{}", legacy.text);
+}
