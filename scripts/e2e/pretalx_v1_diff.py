@@ -74,7 +74,9 @@ submission's speakers outside the submissions view, which its prefetches
 leave unordered (28), its 403 for the organiser's teams to a token bound
 to the event (29), and its 500 for reviews?expand=submission.submission_type
 (30); a speaker's empty biography, null or "" in pretalx, one string in
-the dataset (32).
+the dataset (32); a slot filter naming a proposal the public is not
+shown, which pretalx takes as a choice (and so tells that it exists) and
+confapi answers as an unknown code (33).
 The track-limited
 reviewer's lists are requested with page_size=250 and `o=state` for
 organisers too, so that a page boundary cuts no run of what (12)
@@ -146,8 +148,9 @@ def mark(endpoint):
 BOGUS_TOKEN = "0123456789abcdef" * 4
 
 # ---------------------------------------------------------------------------
-# The requests: one per line, `endpoint roles path [query] [version=V]`.
-# `roles` are letters of AORTB (above); `path` and `query` may name facts
+# The requests: one per line, `endpoint roles path [query] [version=V] [since=R]`.
+# `roles` are letters of AORTB (above); `since=R` (last) marks what pretalx
+# release R added; `path` and `query` may name facts
 # of the fixture in braces ({room}, {talk}, ...: FACTS below); `-` is no
 # query; `version=V` sends `Pretalx-Version: V` instead of v1. Each line
 # is one request per role.
@@ -177,6 +180,9 @@ events            AO     /api/events/                       page_size=1
 events            A      /api/events/                       page=2
 events            A      /api/events/                       limit=1&offset=1
 events            A      /api/events/                       anon=1&questions=all
+events            AO     /api/events/                       format=api
+events            A      /api/events/{event}/               format=api
+events            A      /api/events/                       format=json
 events            A      /api/events/                       -                           version=DEV_PREVIEW
 events            AO     /api/events/                       -                           version=v2
 events            A      /api/events/                       -                           version=legacy
@@ -309,6 +315,7 @@ questions         AO     /api/events/{event}/questions/     target=review
 questions         AO     /api/events/{event}/questions/     variant=choices
 questions         O      /api/events/{event}/questions/     variant=text
 questions         A      /api/events/{event}/questions/     variant=bogus
+questions         A      /api/events/{event}/questions/     target=bogus
 questions         O      /api/events/{event}/questions/     is_public=true
 questions         OR     /api/events/{event}/questions/     is_public=false
 questions         A      /api/events/{event}/questions/     is_public=maybe
@@ -389,6 +396,13 @@ slots             O      /api/events/{event}/slots/         schedule_version=V1.
 slots             O      /api/events/{event}/slots/         speaker={speaker}
 slots             AO     /api/events/{event}/slots/         schedule={wip_schedule}
 slots             A      /api/events/{event}/slots/         schedule=999999
+slots             AO     /api/events/{event}/slots/         room=999999
+slots             A      /api/events/{event}/slots/         room=abc
+slots             AO     /api/events/{event}/slots/         submission=NOSUCH
+slots             AO     /api/events/{event}/slots/         speaker=NOSUCH
+slots             AO     /api/events/{event}/slots/         schedule_version=nosuch
+slots             A      /api/events/{event}/slots/         schedule=abc
+slots             A      /api/events/{event}/slots/         submission={proposal}
 slots             O      /api/events/{event}/slots/         is_visible=true&o=-start
 slots             O      /api/events/{event}/slots/         submission={talk}&expand=schedule
 slots             A      /api/events/{event}/slots/         q={talk_word}
@@ -456,6 +470,15 @@ submissions       O      /api/events/{event}/submissions/   content_locale=en
 submissions       AO     /api/events/{event}/submissions/   submission_type={type}
 submissions       AT     /api/events/{event}/submissions/   track={track}
 submissions       A      /api/events/{event}/submissions/   track=999999
+submissions       A      /api/events/{event}/submissions/   track=abc
+submissions       AO     /api/events/{event}/submissions/   submission_type=999999
+submissions       A      /api/events/{event}/submissions/   submission_type=abc
+submissions       O      /api/events/{event}/submissions/   pending_state=bogus
+submissions       O      /api/events/{event}/submissions/   content_locale=xx
+submissions       O      /api/events/{event}/submissions/   state=
+submissions       A      /api/events/{event}/submissions/   format=api
+submissions       A      /api/events/{event}/submissions/{talk}/  format=api
+submissions       A      /api/events/{event}/submissions/   format=json
 submissions       O      /api/events/{event}/submissions/   is_featured=true
 submissions       O      /api/events/{event}/submissions/   is_featured=maybe
 submissions       AO     /api/events/{event}/submissions/   q={talk_word}
@@ -532,6 +555,11 @@ answers           O      /api/events/{event}/answers/       person={speaker}
 answers           O      /api/events/{event}/answers/       speaker={speaker}
 answers           O      /api/events/{event}/answers/       speaker={speaker_lower}
 answers           O      /api/events/{event}/answers/       review=999999
+answers           O      /api/events/{event}/answers/       review=abc
+answers           O      /api/events/{event}/answers/       question=999999
+answers           O      /api/events/{event}/answers/       question=abc
+answers           O      /api/events/{event}/answers/       submission=NOSUCH
+answers           O      /api/events/{event}/answers/       speaker=NOSUCH
 answers           O      /api/events/{event}/answers/       expand=question,options
 answers           O      /api/events/{event}/answers/       expand=question.tracks,question.submission_types
 answers           O      /api/events/{event}/answers/       expand=person
@@ -548,6 +576,19 @@ reviews           O      /api/events/{event}/reviews/       expand=user,scores.c
 reviews           O      /api/events/{event}/reviews/       expand=submission.speakers,submission.track
 reviews           O      /api/events/{event}/reviews/       expand=submission.submission_type,submission.tags
 reviews           O      /api/events/{event}/reviews/       submission__code={talk}
+# filter validation: an unknown code or id is django's 400 "Select a valid choice"
+reviews           O      /api/events/{event}/reviews/       submission=NOSUCH
+reviews           O      /api/events/{event}/reviews/       user=NOSUCH
+reviews           O      /api/events/{event}/reviews/       speaker=NOSUCH
+reviews           O      /api/events/{event}/reviews/       submission__state=submitted  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__state=bogus  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__pending_state=confirmed  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__track={track}  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__track=999999  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__submission_type={type}  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__submission_type=abc  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__content_locale=en  since=2026
+reviews           O      /api/events/{event}/reviews/       submission__content_locale=xx  since=2026
 reviews           AO     /api/events/{event}/reviews/{review}/
 # organiser-level and organiser-only resources
 mail-templates    AO     /api/events/{event}/mail-templates/
@@ -563,15 +604,20 @@ icon              A      /api/events/{event}/questions/{q_public}/icon/
 """
 
 
-def parse_table(text, default_version="v1"):
+def parse_table(text, default_version="v1", release="2026"):
     """The requests of REQUESTS: (endpoint, role, path, query, version);
-    `default_version` for the lines without `version=`."""
+    `default_version` for the lines without `version=`. A line ending in
+    `since=R` asks what pretalx release R added (2026's review filters):
+    left out against an older `release`, which ignores it."""
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         parts = line.split()
+        if parts[-1].startswith("since="):
+            if release < parts.pop()[len("since="):]:
+                continue
         version = default_version
         if parts[-1].startswith("version="):
             version = parts.pop()[len("version="):]
@@ -1144,6 +1190,19 @@ def crash_or_gone(endpoint, role, path, theirs, mine, facts, release="2025"):
         renamed = [("person" if k == "speaker" else k, v) for k, v in params]
         upstream = every(facts.origin, f"{parsed.path}?{urllib.parse.urlencode(renamed)}", facts.token)
         return every(facts.mine, path, facts.token) == upstream
+    # (33) A code filter's choices: pretalx's are every submission of the
+    # event, so its 200 with no slots for a proposal's code tells the
+    # public that the code exists; confapi's are the submissions the
+    # caller is shown, and it answers a code outside them as an unknown
+    # one (docs/api.md). Accepted when the public's submissions list (from
+    # pretalx) lacks the code.
+    code_filters = [(k, v) for k, v in params if k == "submission"]
+    if (endpoint == "slots" and role == "A" and t_status == 200 and code_filters and m_status == 400
+            and t_body.get("count") == 0
+            and m_body == {"submission": [INVALID_CHOICE]}):
+        shown = every(facts.origin, f"{parsed.path.rsplit('/slots/', 1)[0]}/submissions/",
+                      None)
+        return all(c["code"].lower() != code_filters[0][1].lower() for c in shown)
     if parsed.path.endswith("/log/") or parsed.path.endswith("/submissions/favourites/"):
         return m_status == 404 and m_json
     return False
@@ -1200,6 +1259,7 @@ def differences(a, b, where="", out=None, limit=6):
 
 
 UNSUPPORTED_VERSION = (400, True, {"detail": "API version not supported."})
+INVALID_CHOICE = "Select a valid choice. That choice is not one of the available choices."
 
 
 def run_requests(rows, theirs_origin, mine_origin, tokens, facts, verbose, release="2025"):
@@ -1351,7 +1411,7 @@ def main():
         label = f"pretalx {args.pretalx}, {args.api_version}, {label}"
     started = time.monotonic()
 
-    rows = parse_table(REQUESTS, args.api_version)
+    rows = parse_table(REQUESTS, args.api_version, args.pretalx)
     if not args.all:
         rows = [r for r in rows if is_served(r[0], r[3])]
     if args.only:

@@ -89,6 +89,16 @@ with scopes_disabled():
         answer = Answer.objects.create(question=level, submission=sub, answer=options[i % 2].answer)
         answer.options.add(options[i % 2])
         Answer.objects.create(question=note, submission=sub, answer=f"Note {{i}}")
+    # "" beside null (issue 62): a tag, a track and a room described as ""
+    # (a cleared form field), where create_test_event's leave it null, and
+    # a question whose help text is "".
+    from pretalx.schedule.models import Room
+    from pretalx.submission.models import Track
+    Tag.objects.create(event=event, tag="cleared", color="#334455", is_public=True, description="")
+    Track.objects.create(event=event, name="Cleared", color="#445566", description="")
+    Room.objects.create(event=event, name="Annex", description="", capacity=20, position=50)
+    note.help_text = ""
+    note.save()
     tag = Tag.objects.create(event=event, tag="keynote", color="#aa3300", is_public=True)
     for sub in subs[::10]:
         sub.tags.add(tag)

@@ -163,6 +163,9 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         // The schedule exports and probes have one shape.
         Dialect::Legacy
     };
+    if api == Dialect::Versioned && asks_other_renderer(request.uri().query()) {
+        return ApiError::NotFound.into_response();
+    }
     let base_url = base_url(state, request.headers());
     let link_base = format!("{base_url}{}", request.uri().path());
     let now = chrono::Utc::now();
@@ -419,6 +422,19 @@ fn api_version(
         Some(value) => ApiVersion::from_header(value).ok_or(ApiError::UnsupportedVersion)?,
     };
     Ok(version.dialect())
+}
+
+/// `?format=` naming a renderer other than JSON (`api`, `xml`, ...): the
+/// versioned API of pretalx 2025 and 2026 has only the JSON renderer, and
+/// DRF answers any other format 404. The legacy API ignores the parameter
+/// (behaviour.md: never an HTML page). An empty value counts as absent;
+/// of several, the last counts (Django's `QueryDict.get`).
+fn asks_other_renderer(query: Option<&str>) -> bool {
+    let format = form_urlencoded::parse(query.unwrap_or("").as_bytes())
+        .filter(|(name, _)| name == "format")
+        .map(|(_, value)| value)
+        .last();
+    format.is_some_and(|value| !value.is_empty() && value != "json")
 }
 
 /// The configured base URL, else the request's scheme and Host.

@@ -1,6 +1,6 @@
 //! v1 `/answers/` (organisers only), pretalx-v1.md §2, §6.
 
-use super::common::{matches_q, one, page, pagination, refused, refused_detail, Key};
+use super::common::{matches_q, number, one, page, pagination, refused, refused_detail, Key};
 use crate::domain::access::Role;
 use crate::domain::views_v1::{Memo, V1Renderer};
 use crate::http::context::EventContext;
@@ -14,8 +14,8 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
         return Err(refused(&ctx.caller));
     }
     let pagination = pagination(ctx, &params)?;
-    let question = params.id("question");
-    let review = params.id("review");
+    let question = number(&mut params, "question");
+    let review = number(&mut params, "review");
     params.check()?;
     let submission = params.get("submission").map(str::to_lowercase);
     // pretalx 2026 renamed the filter `person` to `speaker`; both filter.
@@ -37,8 +37,8 @@ pub fn answers(ctx: &EventContext, mut params: Params) -> ApiResult {
             .filter(|&a| access.sees_answer_at(a))
             .filter(|&a| {
                 let answer = &data.event.answers[a];
-                question.is_none_or(|id| answer.question == id)
-                    && review.is_none_or(|id| answer.review == Some(id))
+                question.is_none_or(|q| q.keeps(answer.question))
+                    && review.is_none_or(|r| answer.review.is_some_and(|id| r.keeps(id)))
                     && submission.as_ref().is_none_or(|code| {
                         answer
                             .submission

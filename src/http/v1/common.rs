@@ -10,7 +10,7 @@ use crate::http::endpoint::{json, ApiResult};
 use crate::http::error::ApiError;
 use crate::http::pagination::{Pagination, V1_MAX_PAGE_SIZE, V1_PAGE_SIZE};
 use crate::http::params::{digits_id, Params};
-use crate::model::I18n;
+use crate::model::{I18n, SubmissionState};
 
 /// `fields` and `omit` (top-level fields only, as pretalx's
 /// drf-flex-fields reads them; comma lists, repeated parameters merged),
@@ -238,6 +238,94 @@ pub(crate) fn matches_q<'t>(q: Option<&str>, texts: impl IntoIterator<Item = &'t
     match q {
         None => true,
         Some(q) => texts.into_iter().any(|t| t.to_lowercase().contains(q)),
+    }
+}
+
+/// django-filter's error for a value that names none of a filter's
+/// choices (a ModelChoiceFilter's, which does not repeat the value).
+pub(super) const INVALID_CHOICE: &str =
+    "Select a valid choice. That choice is not one of the available choices.";
+
+/// Every value of a repeatable state filter (django-filter's
+/// MultipleChoiceFilter), each checked: an empty value is a value too,
+/// and not a state.
+pub(super) fn states(params: &mut Params, name: &str) -> Vec<SubmissionState> {
+    let values: Vec<String> = params
+        .pairs
+        .iter()
+        .filter(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+        .collect();
+    let mut states = Vec::new();
+    for value in values {
+        match SubmissionState::from_name(&value) {
+            Some(state) => states.push(state),
+            None => params.error(
+                name,
+                format!("Select a valid choice. {value} is not one of the available choices."),
+            ),
+        }
+    }
+    states
+}
+
+/// An id filter among the `known` ids (a ModelChoiceFilter): anything
+/// else, digits or not, is [`INVALID_CHOICE`].
+pub(super) fn known_id(params: &mut Params, name: &str, known: impl Fn(i64) -> bool) -> Option<i64> {
+    let id = digits_id(params.get(name)?).filter(|&id| known(id));
+    if id.is_none() {
+        params.error(name, INVALID_CHOICE);
+    }
+    id
+}
+
+/// A code filter (a ModelChoiceFilter by code), in lower case, among the
+/// codes `known` answers for (given in lower case): the choices are what
+/// the caller is shown, so that the error tells nothing about the rest.
+pub(super) fn known_code(
+    params: &mut Params,
+    name: &str,
+    known: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let code = params.get(name)?.to_lowercase();
+    if known(&code) {
+        Some(code)
+    } else {
+        params.error(name, INVALID_CHOICE);
+        None
+    }
+}
+
+/// A number filter (django-filter's NumberFilter, a decimal): an id, or
+/// none for a number no id has (`1.5`); "Enter a number." otherwise.
+pub(super) fn number(params: &mut Params, name: &str) -> Option<NumberFilter> {
+    let value = params.get(name)?.trim().to_string();
+    if let Ok(id) = value.parse::<i64>() {
+        return Some(NumberFilter::Id(id));
+    }
+    match value.parse::<f64>() {
+        Ok(n) if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.0e15 => {
+            Some(NumberFilter::Id(n as i64))
+        }
+        Ok(n) if n.is_finite() => Some(NumberFilter::Nothing),
+        _ => {
+            params.error(name, "Enter a number.");
+            None
+        }
+    }
+}
+
+/// What a [`number`] filter keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NumberFilter {
+    Id(i64),
+    /// A number that is no id: nothing matches.
+    Nothing,
+}
+
+impl NumberFilter {
+    pub(super) fn keeps(self, id: i64) -> bool {
+        self == NumberFilter::Id(id)
     }
 }
 

@@ -190,6 +190,23 @@ pub const REVIEWS: Doc = Doc {
         ("submission", "Submission code (any letter case)"),
         ("user", "Reviewer code (any letter case)"),
         ("speaker", "Speaker code (any letter case)"),
+        (
+            "submission__state",
+            "The submission's state (repeatable; pretalx 2026)",
+        ),
+        (
+            "submission__pending_state",
+            "The submission's pending state (repeatable; pretalx 2026)",
+        ),
+        ("submission__track", "The submission's track id (pretalx 2026)"),
+        (
+            "submission__submission_type",
+            "The submission's type id (pretalx 2026)",
+        ),
+        (
+            "submission__content_locale",
+            "The submission's content locale (pretalx 2026)",
+        ),
         q("Text in the submission's title or the reviewer's name"),
         o("id or created; `-` first for descending; others are ignored"),
         REVIEW_EXPAND,

@@ -5,7 +5,7 @@
 //! the submissions they see, and its breaks while the schedule is public
 //! (`Access::sees_release`).
 
-use super::common::{one, page, pagination, refused, Key};
+use super::common::{known_code, known_id, one, page, pagination, refused, Key, INVALID_CHOICE};
 use crate::domain::access::{Access, Role};
 use crate::domain::catalog::SubmissionIx;
 use crate::domain::views_v1::{release_id, release_slots, Serving, SlotFacts, SlotRef, V1Renderer};
@@ -149,9 +149,6 @@ const SLOT_FILTERS: [&str; 6] = [
     "is_visible",
 ];
 
-const INVALID_CHOICE: &str =
-    "Select a valid choice. That choice is not one of the available choices.";
-
 /// The schedule among `releases` that `matches` picks, else a 400 for
 /// `name` (a ModelChoiceFilter's answer).
 fn release_filter(
@@ -182,19 +179,18 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
     let access = ctx.access();
     let data = &*ctx.event;
     let event = &data.event;
-    let room = match params.get("room").map(str::to_string) {
-        None => None,
-        Some(raw) => match digits_id(&raw).filter(|id| data.room(*id).is_some()) {
-            Some(id) => Some(id),
-            None => {
-                params.error(
-                    "room",
-                    format!("Select a valid choice. {raw} is not one of the available choices."),
-                );
-                None
-            }
-        },
-    };
+    let room = known_id(&mut params, "room", |id| data.room(id).is_some());
+    // Codes of what the caller is shown: pretalx's choices are every
+    // submission of the event, which would tell the public that a
+    // proposal's code exists.
+    let submission = known_code(&mut params, "submission", |code| {
+        data.submission_lookup(code)
+            .is_some_and(|i| access.sees_submission_at(i))
+    });
+    let speaker = known_code(&mut params, "speaker", |code| {
+        data.profile_lookup(code)
+            .is_some_and(|p| access.sees_speaker_at(p))
+    });
     // The choices are every schedule of the event, as in pretalx; one the
     // caller may not see lists nothing.
     let all: Vec<Release> = event.releases().collect();
@@ -219,8 +215,6 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
         None => vec![Release::Current],
     };
     let both = schedule.zip(schedule_version);
-    let submission = params.get("submission").map(str::to_lowercase);
-    let speaker = params.get("speaker").map(str::to_lowercase);
     let q = params.get("q").map(str::to_lowercase);
     let users = &ctx.caller.catalog.users;
     let o = params.get("o").map(str::to_string);

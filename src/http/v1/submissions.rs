@@ -1,45 +1,13 @@
 //! v1 `/submissions/` (pretalx-v1.md §2, §6): the same set as the legacy
 //! list (`domain::access`), in v1's shape; and v1's answer to `/talks/`.
 
-use super::common::{matches_q, one, page_written, pagination, Key};
+use super::common::{known_id, matches_q, one, page_written, pagination, states, Key};
 use crate::domain::views_v1::{upstream_order, Memo, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
-use crate::http::params::{digits_id, Params};
+use crate::http::params::Params;
 use crate::model::SubmissionState;
-
-/// Every value of a repeatable choice parameter, each checked.
-fn states(params: &mut Params, name: &str) -> Vec<SubmissionState> {
-    let mut states = Vec::new();
-    let mut invalid = Vec::new();
-    for value in params.get_all(name) {
-        match SubmissionState::from_name(value) {
-            Some(state) => states.push(state),
-            None => invalid.push(value.to_string()),
-        }
-    }
-    for value in invalid {
-        params.error(
-            name,
-            format!("Select a valid choice. {value} is not one of the available choices."),
-        );
-    }
-    states
-}
-
-/// An id filter among `known` ids (django-filter's ModelChoiceFilter,
-/// whose error names no value, unlike a ChoiceFilter's).
-fn known_id(params: &mut Params, name: &str, known: impl Fn(i64) -> bool) -> Option<i64> {
-    let id = digits_id(params.get(name)?).filter(|&id| known(id));
-    if id.is_none() {
-        params.error(
-            name,
-            "Select a valid choice. That choice is not one of the available choices.".to_string(),
-        );
-    }
-    id
-}
 
 #[derive(Debug)]
 struct Filters {

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 mod events;
 mod expand;
+mod filter_choices;
 mod lists;
 mod openapi;
 mod pagination;
