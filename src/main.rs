@@ -254,6 +254,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    confapi::memory::disable_transparent_huge_pages();
     let cli = Cli::parse();
     // Lines are written by a background thread; the guard flushes what is
     // queued when `main` returns.

@@ -22,7 +22,7 @@ It adds what create_test_event leaves out (questions with answers, one not
 public, one for speakers, an inactive one and one to reviewers, whose
 answers pretalx shows only nested; a tag; resources; availabilities; a
 public talk with two speakers; three speakers with a time zone of their
-own; review texts;
+own; a second release, v1.1, with one slot moved; review texts;
 notes; an empty abstract and biography, which pretalx sends as `null`;
 an anonymised proposal; review assignments) and writes DIR/facts.json (mode 0600): the tokens and
 what no API answer shows (users' codes and e-mail addresses, teams, the
@@ -196,6 +196,21 @@ with scopes_disabled(), freeze_time("{now}"):
     reviewer = max(reviewers, key=lambda user: (user.reviews.count(), -user.pk))
     for sub in others[:2]:
         sub.assigned_reviewers.add(reviewer)
+    # The second release, as the 2025.2.2 and 2026.2.1 fixtures have it: a
+    # day later, the last slot of the first day moved an hour later (past
+    # the day's other talks), released as v1.1; the legacy API shows the
+    # current release only, which the mirror must take.
+    with freeze_time("{later}"):
+        wip = event.wip_schedule
+        first_day = [s for s in wip.talks.filter(submission__isnull=False, start__isnull=False)
+                     .select_related("submission", "room").order_by("start", "room__pk")
+                     if s.start < event.datetime_from + dt.timedelta(days=1)]
+        moved = first_day[-1]
+        duration = moved.end - moved.start
+        moved.start = moved.start + dt.timedelta(hours=1)
+        moved.end = moved.start + duration
+        moved.save()
+        wip.freeze("v1.1", notify_speakers=False, comment="Moved one talk")
     # The review phase is left as create_test_event made it, but fixed:
     # nothing activates another phase later (no periodic task runs).
     phase = event.active_review_phase

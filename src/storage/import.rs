@@ -104,6 +104,7 @@ pub async fn run<T: ImportTx + ReadTx>(
     options: ImportOptions,
     progress: Option<&Progress>,
 ) -> Result<ImportSummary> {
+    let reading = std::time::Instant::now();
     let version = ImportTx::version(tx).await?;
     let stored_users = tx.stored_users().await?;
     let stored_events = tx.stored_events().await?;
@@ -119,6 +120,7 @@ pub async fn run<T: ImportTx + ReadTx>(
             stored_records.entry(record.event).or_default().push(record);
         }
     }
+    tracing::debug!(elapsed = ?reading.elapsed(), "import: stored fingerprints read");
     let started = std::time::Instant::now();
     let plan = plan::import(&stored_users, &stored_events, &stored_records, dataset)
         .map_err(StoreError::Rejected)?;

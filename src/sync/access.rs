@@ -156,12 +156,17 @@ pub fn merge(
         .filter_map(|u| u.get("code").and_then(Value::as_str).map(str::to_string))
         .collect();
     one_user_per_person(&mut users, &mut events, &access_codes);
-    Ok(serde_json::json!({
-        "format": "cfp-dataset",
-        "version": 1,
-        "users": users,
-        "events": events.into_iter().map(Value::Object).collect::<Vec<_>>(),
-    }))
+    // Moved in, not through `json!`, which would serialise a copy of every
+    // user and event.
+    let mut document = Map::new();
+    document.insert("format".into(), Value::from("cfp-dataset"));
+    document.insert("version".into(), Value::from(1));
+    document.insert("users".into(), Value::Array(users));
+    document.insert(
+        "events".into(),
+        Value::Array(events.into_iter().map(Value::Object).collect()),
+    );
+    Ok(Value::Object(document))
 }
 
 /// pretalx 2026 gives each speaker a profile code per event (an earlier

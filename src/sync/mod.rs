@@ -255,7 +255,9 @@ pub async fn run_once(
         upstream_ms = waited.as_millis() as u64,
         "sync: the upstream's events read (the time waited for them)"
     );
+    let merging = std::time::Instant::now();
     let document = access::merge(&access, seen_users, filled_events)?;
+    tracing::debug!(elapsed = ?merging.elapsed(), "sync: merged with the access file");
     let dataset = validate::parse_value(&document).map_err(|problems| {
         let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         SyncError::plain(format!(
@@ -264,6 +266,10 @@ pub async fn run_once(
             lines.join("\n")
         ))
     })?;
+    tracing::debug!(elapsed = ?merging.elapsed(), "sync: validated");
+    // Freed before the import, which reuses its memory instead of
+    // faulting in fresh pages.
+    drop(document);
     // Mirroring every event the token sees: an event gone upstream goes,
     // and so does one the token may no longer read. With --event, other
     // stored events are not this sync's business; and an upstream that
