@@ -714,10 +714,9 @@ fn in_order<T>(items: &mut Vec<T>, positions: Vec<i64>) {
     // The item indexes sorted, then each item moved once: records arrive
     // in page order (`event_records`), and sorting the items themselves
     // moved each of a million large records some twenty times.
-    let mut order: Vec<u32> = (0..items.len() as u32).collect();
-    order.sort_by_key(|&i| positions[i as usize]);
-    let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.iter().filter_map(|&i| taken[i as usize].take()));
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| positions[i]);
+    crate::domain::catalog::permute_in_place(items, &order);
 }
 
 /// Reads a stored kind name.

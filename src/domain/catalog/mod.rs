@@ -372,14 +372,44 @@ fn order_for_pages(event: &mut Event) -> StoredOrder {
 
 /// `items` in `order` (every position, each once); and for each old
 /// position, its new one.
-fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, order: Vec<usize>) -> (Vec<T>, Vec<I>) {
+fn permuted<T, I: From<u32> + Copy>(mut items: Vec<T>, order: Vec<usize>) -> (Vec<T>, Vec<I>) {
     let mut new_position = vec![I::from(0); items.len()];
     for (new, &old) in order.iter().enumerate() {
         new_position[old] = I::from(new as u32);
     }
-    let mut taken: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    let items = order.iter().filter_map(|&i| taken[i].take()).collect();
+    permute_in_place(&mut items, &order);
     (items, new_position)
+}
+
+/// Puts the item at position `order[new]` at `new` (`order` holds every
+/// position once), in place: each cycle of the permutation is followed
+/// with swaps. A second list of the items (as `Option`s, then moved into a
+/// third) was the largest memory a cold start touched besides the event
+/// itself, and fresh pages cost more than the moves (docs: BENCHMARKS.md,
+/// "Cold start (helper, 7 December)").
+pub fn permute_in_place<T>(items: &mut [T], order: &[usize]) {
+    debug_assert_eq!(items.len(), order.len());
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        if placed[start] {
+            continue;
+        }
+        // `at` takes the item from `order[at]`, which then holds the
+        // cycle's first item, until the cycle closes.
+        let mut at = start;
+        placed[at] = true;
+        loop {
+            let from = order[at];
+            // `placed[from]` only for an order that is no permutation:
+            // stop instead of walking forever.
+            if from == start || placed[from] {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+            placed[at] = true;
+        }
+    }
 }
 
 /// `positions` (every position of a list, in the store's order) sorted by
