@@ -707,7 +707,7 @@ fn list_before<T: Keyed + Clone + DeserializeOwned>(
 
 /// Sorts `items` by their stored positions (the big lists arrive in page
 /// order, the others usually in order already).
-fn in_order<T>(items: &mut Vec<T>, positions: Vec<i64>) {
+fn in_order<T>(items: &mut [T], positions: Vec<i64>) {
     if positions.windows(2).all(|w| w[0] <= w[1]) {
         return;
     }
