@@ -114,18 +114,15 @@ pub async fn run<T: ReadTx>(
     };
     tracing::debug!(elapsed = ?started.elapsed(), users = users.len(), "load: users read");
     if !assemblers.is_empty() {
-        let ids: Vec<i64> = assemblers.keys().copied().collect();
-        tx.records(&ids, &mut |row| match assemblers.get_mut(&row.event) {
-            Some(assembler) => assembler.add(row.kind, row.position, &row.body),
-            None => Ok(()),
-        })
-        .await?;
+        assemblers = decode_records(tx, assemblers).await?;
+        tracing::debug!(elapsed = ?started.elapsed(), "load: records read");
     }
     let mut changed_events: Vec<_> = assemblers
         .into_values()
         .map(EventAssembler::finish)
         .collect();
     changed_events.sort_by(|a, b| a.slug.cmp(&b.slug));
+    tracing::debug!(elapsed = ?started.elapsed(), "load: events assembled");
     Ok(Loaded {
         version,
         users,
@@ -135,4 +132,60 @@ pub async fn run<T: ReadTx>(
         changed_events,
         patches,
     })
+}
+
+/// Rows handed to the decoding thread at a time: enough to make each
+/// handoff cheap, few enough to keep reading and decoding in step.
+const BATCH: usize = 256;
+
+/// Streams the records of the events of `assemblers` into them. The
+/// bodies are decoded on a blocking thread while this task reads the next
+/// rows: decoding is most of a cold start's reading, and the store's rows
+/// come from a thread of their own, so the two overlap on two cores.
+async fn decode_records<T: ReadTx>(
+    tx: &mut T,
+    mut assemblers: HashMap<i64, EventAssembler>,
+) -> Result<HashMap<i64, EventAssembler>> {
+    let ids: Vec<i64> = assemblers.keys().copied().collect();
+    // Bounded: a decoder that falls behind holds the reader back instead
+    // of letting the bodies pile up.
+    let (batches, received) = std::sync::mpsc::sync_channel::<Vec<RecordRow>>(8);
+    let decoder = tokio::task::spawn_blocking(move || -> Result<_> {
+        for batch in received {
+            for row in batch {
+                if let Some(assembler) = assemblers.get_mut(&row.event) {
+                    assembler.add(row.kind, row.position, &row.body)?;
+                }
+            }
+        }
+        Ok(assemblers)
+    });
+    let mut batch = Vec::with_capacity(BATCH);
+    let read = tx
+        .records(&ids, &mut |row| {
+            batch.push(row);
+            if batch.len() == BATCH {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                // Refused only when the decoder stopped on an error, which
+                // its result gives below.
+                batches.send(full).map_err(|_| decoder_stopped())?;
+            }
+            Ok(())
+        })
+        .await;
+    let read = read.and_then(|()| match batch.is_empty() {
+        true => Ok(()),
+        false => batches.send(batch).map_err(|_| decoder_stopped()),
+    });
+    drop(batches);
+    // The decoder's error first: the reader's is then only its echo.
+    let assemblers = decoder
+        .await
+        .map_err(|e| StoreError::Corrupt(format!("decoding records failed: {e}")))??;
+    read?;
+    Ok(assemblers)
+}
+
+fn decoder_stopped() -> StoreError {
+    StoreError::Corrupt("decoding records stopped".into())
 }

@@ -707,17 +707,16 @@ fn list_before<T: Keyed + Clone + DeserializeOwned>(
 
 /// Sorts `items` by their stored positions (the big lists arrive in page
 /// order, the others usually in order already).
-fn in_order<T>(items: &mut Vec<T>, positions: Vec<i64>) {
+fn in_order<T>(items: &mut [T], positions: Vec<i64>) {
     if positions.windows(2).all(|w| w[0] <= w[1]) {
         return;
     }
     // The item indexes sorted, then each item moved once: records arrive
     // in page order (`event_records`), and sorting the items themselves
     // moved each of a million large records some twenty times.
-    let mut order: Vec<u32> = (0..items.len() as u32).collect();
-    order.sort_by_key(|&i| positions[i as usize]);
-    let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.iter().filter_map(|&i| taken[i as usize].take()));
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| positions[i]);
+    crate::domain::catalog::permute_in_place(items, &order);
 }
 
 /// Reads a stored kind name.

@@ -372,14 +372,44 @@ fn order_for_pages(event: &mut Event) -> StoredOrder {
 
 /// `items` in `order` (every position, each once); and for each old
 /// position, its new one.
-fn permuted<T, I: From<u32> + Copy>(items: Vec<T>, order: Vec<usize>) -> (Vec<T>, Vec<I>) {
+fn permuted<T, I: From<u32> + Copy>(mut items: Vec<T>, order: Vec<usize>) -> (Vec<T>, Vec<I>) {
     let mut new_position = vec![I::from(0); items.len()];
     for (new, &old) in order.iter().enumerate() {
         new_position[old] = I::from(new as u32);
     }
-    let mut taken: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    let items = order.iter().filter_map(|&i| taken[i].take()).collect();
+    permute_in_place(&mut items, &order);
     (items, new_position)
+}
+
+/// Puts the item at position `order[new]` at `new` (`order` holds every
+/// position once), in place: each cycle of the permutation is followed
+/// with swaps. A second list of the items (as `Option`s, then moved into a
+/// third) was the largest memory a cold start touched besides the event
+/// itself, and fresh pages cost more than the moves (docs: BENCHMARKS.md,
+/// "Cold start (helper, 7 December)").
+pub fn permute_in_place<T>(items: &mut [T], order: &[usize]) {
+    debug_assert_eq!(items.len(), order.len());
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        if placed[start] {
+            continue;
+        }
+        // `at` takes the item from `order[at]`, which then holds the
+        // cycle's first item, until the cycle closes.
+        let mut at = start;
+        placed[at] = true;
+        loop {
+            let from = order[at];
+            // `placed[from]` only for an order that is no permutation:
+            // stop instead of walking forever.
+            if from == start || placed[from] {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+            placed[at] = true;
+        }
+    }
 }
 
 /// `positions` (every position of a list, in the store's order) sorted by
@@ -437,9 +467,63 @@ impl EventData {
         let tz: Tz = event.timezone.parse().unwrap_or(chrono_tz::UTC);
         let schedule_public = event.is_public && event.show_schedule && event.schedule.is_some();
         let subs = &event.submissions;
+        let profiles = &event.speakers;
+        let answers = &event.answers;
+        let reviews = &event.reviews;
 
-        let mut submissions_by_code: Vec<SubmissionIx> = stored_submissions.clone();
-        submissions_by_code.sort_by(|&a, &b| subs[a].code.cmp(&subs[b].code));
+        // The sorted lists and the maps by code need nothing but the items:
+        // built on both cores at once, half of them each, instead of in turn.
+        let (
+            (
+                submissions_by_code,
+                profiles_by_code,
+                submissions_by_lower_code,
+                profiles_by_lower_code,
+            ),
+            (reviews_by_id, answers_by_id, reviews_ordered, submission_map, profile_map),
+        ) = rayon::join(
+            || {
+                let mut submissions_by_code: Vec<SubmissionIx> = stored_submissions.clone();
+                submissions_by_code.sort_by(|&a, &b| subs[a].code.cmp(&subs[b].code));
+                let mut profiles_by_code: Vec<ProfileIx> = stored_profiles.clone();
+                profiles_by_code
+                    .sort_by(|&a, &b| profiles[a].speaker_code().cmp(profiles[b].speaker_code()));
+                let submissions_by_lower =
+                    by_lower_code(stored_submissions.clone(), |i| subs[i].code.to_lowercase());
+                let profiles_by_lower = by_lower_code(stored_profiles.clone(), |i| {
+                    profiles[i].speaker_code().to_lowercase()
+                });
+                (
+                    submissions_by_code,
+                    profiles_by_code,
+                    submissions_by_lower,
+                    profiles_by_lower,
+                )
+            },
+            || {
+                let mut reviews_by_id: Vec<ReviewIx> = stored_reviews.clone();
+                reviews_by_id.sort_by_key(|&i| reviews[i].id);
+                let mut answers_by_id: Vec<AnswerIx> = stored_answers;
+                answers_by_id.sort_by_key(|&i| answers[i].id);
+                let mut reviews_ordered: Vec<ReviewIx> = stored_reviews;
+                reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
+                // Hash maps of borrowed codes, for building only: a binary
+                // search per answer and speaker made indexing (and so each
+                // reload) of the 100,000-submission event take seconds. The
+                // last of equal codes wins, as with the lookups the event
+                // keeps.
+                let submission_map = index_in_order(subs, &stored_submissions, |s| s.code.as_str());
+                let profile_map =
+                    index_in_order(profiles, &stored_profiles, |p| p.speaker_code().as_str());
+                (
+                    reviews_by_id,
+                    answers_by_id,
+                    reviews_ordered,
+                    submission_map,
+                    profile_map,
+                )
+            },
+        );
         let is_talk: Per<SubmissionIx, bool> = subs
             .iter()
             .map(|s| event.schedule.is_some() && s.slots.iter().any(|slot| slot.is_visible))
@@ -457,21 +541,11 @@ impl EventData {
             .copied()
             .filter(|&i| is_public_talk[i])
             .collect();
-        let profiles = &event.speakers;
-        let mut profiles_by_code: Vec<ProfileIx> = stored_profiles.clone();
-        profiles_by_code
-            .sort_by(|&a, &b| profiles[a].speaker_code().cmp(profiles[b].speaker_code()));
-        // Hash maps of borrowed codes, for building only: a binary search
-        // per answer and speaker made indexing (and so each reload) of the
-        // 100,000-submission event take seconds. The last of equal codes
-        // wins, as with the lookups the event keeps.
-        let profile_map = index_in_order(profiles, &stored_profiles, |p| p.speaker_code().as_str());
         let own_code_profiles: HashMap<ArcStr, ProfileIx> = stored_profiles
             .iter()
             .filter(|&&p| profiles[p].code.is_some())
             .map(|&p| (profiles[p].user.clone(), p))
             .collect();
-        let submission_map = index_in_order(subs, &stored_submissions, |s| s.code.as_str());
         let profile_of = |user: &str| profile_map.get(user).copied();
         let submission_of = |code: &str| submission_map.get(code).copied();
 
@@ -508,10 +582,6 @@ impl EventData {
                     .map(move |code| (at::<SubmissionIx>(i), profile_of(code)))
             }),
         );
-        let answers = &event.answers;
-        let reviews = &event.reviews;
-        let mut reviews_by_id: Vec<ReviewIx> = stored_reviews.clone();
-        reviews_by_id.sort_by_key(|&i| reviews[i].id);
         let review_of = |id: i64| find(&reviews_by_id, |r| reviews[r].id.cmp(&id));
         let question_index = index_by(&event.questions, at::<QuestionIx>, |q| q.id);
         let answer_owner: Per<AnswerIx, AnswerOwner> = answers
@@ -527,8 +597,6 @@ impl EventData {
                 found.unwrap_or(AnswerOwner::Missing)
             })
             .collect();
-        let mut answers_by_id: Vec<AnswerIx> = stored_answers;
-        answers_by_id.sort_by_key(|&i| answers[i].id);
         let public_owner_answers_by_id = answers_by_id
             .iter()
             .copied()
@@ -559,8 +627,6 @@ impl EventData {
             reviews.len(),
             by_id.filter_map(|(i, a)| Some((review_of(a.review?)?, i))),
         );
-        let mut reviews_ordered: Vec<ReviewIx> = stored_reviews;
-        reviews_ordered.sort_by_key(|&i| (reviews[i].created, reviews[i].id));
         let review_submission: Per<ReviewIx, Option<SubmissionIx>> = reviews
             .iter()
             .map(|r| submission_of(&r.submission))
@@ -577,9 +643,7 @@ impl EventData {
             schedule_public,
             review_submission,
             reviews_of_submission,
-            submissions_by_lower_code: by_lower_code(stored_submissions, |i| {
-                subs[i].code.to_lowercase()
-            }),
+            submissions_by_lower_code,
             submissions_by_code,
             talks_by_code,
             public_talks_by_code,
@@ -587,9 +651,7 @@ impl EventData {
             is_talk,
             is_public_talk,
             speaker_profiles,
-            profiles_by_lower_code: by_lower_code(stored_profiles, |i| {
-                profiles[i].speaker_code().to_lowercase()
-            }),
+            profiles_by_lower_code,
             profiles_by_code,
             own_code_profiles,
             type_index: index_by(&event.submission_types, at::<TypeIx>, |t| t.id),

@@ -328,3 +328,14 @@ fn shared_json_renders_each_object_once_per_context_and_stays_bounded() {
     assert_eq!(&*shared.get_or_render(3, 1, "en", render("newer")), "newer");
     assert_eq!(renders.get(), before + 2);
 }
+
+#[test]
+fn permuting_in_place_puts_each_item_where_its_order_says() {
+    let orders: [&[usize]; 5] = [&[], &[0], &[2, 0, 1], &[1, 0, 3, 2, 4], &[4, 3, 2, 1, 0]];
+    for order in orders {
+        let mut items: Vec<String> = (0..order.len()).map(|i| format!("item {i}")).collect();
+        let expected: Vec<String> = order.iter().map(|&i| items[i].clone()).collect();
+        permute_in_place(&mut items, order);
+        assert_eq!(items, expected, "{order:?}");
+    }
+}
