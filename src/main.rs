@@ -254,8 +254,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    confapi::memory::disable_transparent_huge_pages();
     let cli = Cli::parse();
+    // A command that builds a dataset and ends (import, sync, export, ...)
+    // pays for huge pages when it first touches them and gains nothing; a
+    // server's snapshot is read for hours, and its lists are served faster
+    // with them (fewer TLB misses: BENCHMARKS.md, "Transparent huge pages
+    // off").
+    if !matches!(cli.command, Command::Serve { .. }) {
+        confapi::memory::disable_transparent_huge_pages();
+    }
     // Lines are written by a background thread; the guard flushes what is
     // queued when `main` returns.
     let _log_guard = init_logging(cli.log_format, cli.log_level.as_deref());

@@ -271,7 +271,11 @@ pub(super) fn states(params: &mut Params, name: &str) -> Vec<SubmissionState> {
 
 /// An id filter among the `known` ids (a ModelChoiceFilter): anything
 /// else, digits or not, is [`INVALID_CHOICE`].
-pub(super) fn known_id(params: &mut Params, name: &str, known: impl Fn(i64) -> bool) -> Option<i64> {
+pub(super) fn known_id(
+    params: &mut Params,
+    name: &str,
+    known: impl Fn(i64) -> bool,
+) -> Option<i64> {
     let id = digits_id(params.get(name)?).filter(|&id| known(id));
     if id.is_none() {
         params.error(name, INVALID_CHOICE);

@@ -198,7 +198,10 @@ pub const REVIEWS: Doc = Doc {
             "submission__pending_state",
             "The submission's pending state (repeatable; pretalx 2026)",
         ),
-        ("submission__track", "The submission's track id (pretalx 2026)"),
+        (
+            "submission__track",
+            "The submission's track id (pretalx 2026)",
+        ),
         (
             "submission__submission_type",
             "The submission's type id (pretalx 2026)",

@@ -6,12 +6,12 @@ use super::common::{
 };
 use crate::domain::access::Access;
 use crate::domain::catalog::{EventData, ReviewIx};
-use crate::model::{Submission, SubmissionState};
 use crate::domain::views_v1::{Serving, V1Renderer};
 use crate::http::context::EventContext;
 use crate::http::endpoint::ApiResult;
 use crate::http::error::ApiError;
 use crate::http::params::{digits_id, Params};
+use crate::model::{Submission, SubmissionState};
 
 /// The reviews the caller sees, by id.
 fn visible_reviews(ctx: &EventContext, access: &Access) -> Vec<ReviewIx> {
@@ -49,9 +49,10 @@ impl SubmissionFilters {
         let reviewers = |code: &str| {
             let is_caller = access.user.is_some_and(|u| u.code.to_lowercase() == code);
             (access.reviewer_names || is_caller)
-                && event.teams.iter().any(|t| {
-                    t.is_reviewer && t.members.iter().any(|m| m.to_lowercase() == code)
-                })
+                && event
+                    .teams
+                    .iter()
+                    .any(|t| t.is_reviewer && t.members.iter().any(|m| m.to_lowercase() == code))
         };
         SubmissionFilters {
             submission: known_code(params, "submission", |code| {

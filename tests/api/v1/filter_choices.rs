@@ -73,7 +73,10 @@ async fn slot_filters_take_only_what_the_caller_is_shown() {
             assert_eq!(reply.status, 400, "{token:?} {path}: {}", reply.text);
             assert_eq!(reply.body, invalid(parameter), "{token:?} {path}");
         }
-        assert_eq!(count(&server, token, "/api/events/mini/slots/?room=1").await, 1);
+        assert_eq!(
+            count(&server, token, "/api/events/mini/slots/?room=1").await,
+            1
+        );
         let pub1 = "/api/events/mini/slots/?submission=pub1";
         assert_eq!(count(&server, token, pub1).await, 1);
     }
@@ -95,7 +98,10 @@ async fn review_filters_take_only_known_codes_and_ids() {
         ("user=ORGA", "user"),
         ("speaker=NOSUCH", "speaker"),
         ("submission__track=999", "submission__track"),
-        ("submission__submission_type=abc", "submission__submission_type"),
+        (
+            "submission__submission_type=abc",
+            "submission__submission_type",
+        ),
     ] {
         let path = format!("/api/events/mini/reviews/?{query}");
         let reply = get(&server, orga, &path, &[V2]).await;
@@ -149,10 +155,22 @@ async fn answer_filters_take_numbers_and_submissions_take_no_empty_state() {
         assert_eq!(reply.status, 400, "{path}: {}", reply.text);
         assert_eq!(reply.body, json!({ parameter: ["Enter a number."] }));
     }
-    assert_eq!(count(&server, orga, "/api/events/mini/answers/?question=999").await, 0);
-    assert_eq!(count(&server, orga, "/api/events/mini/answers/?question=1").await, 1);
-    assert_eq!(count(&server, orga, "/api/events/mini/answers/?question=").await, 2);
-    assert_eq!(count(&server, orga, "/api/events/mini/answers/?submission=NOSUCH").await, 0);
+    assert_eq!(
+        count(&server, orga, "/api/events/mini/answers/?question=999").await,
+        0
+    );
+    assert_eq!(
+        count(&server, orga, "/api/events/mini/answers/?question=1").await,
+        1
+    );
+    assert_eq!(
+        count(&server, orga, "/api/events/mini/answers/?question=").await,
+        2
+    );
+    assert_eq!(
+        count(&server, orga, "/api/events/mini/answers/?submission=NOSUCH").await,
+        0
+    );
     for parameter in ["state", "pending_state"] {
         let path = format!("/api/events/mini/submissions/?{parameter}=");
         let reply = get(&server, orga, &path, &[V2]).await;
