@@ -72,6 +72,7 @@ PACKAGES = [
 # Run with pretalx's management shell (Django's `shell -c`; pretalx 2024
 # has no --unsafe-disable-scopes, so the script disables scopes itself).
 SETUP = """
+{release_v1_1}
 import datetime as dt
 import json
 import random
@@ -196,21 +197,11 @@ with scopes_disabled(), freeze_time("{now}"):
     reviewer = max(reviewers, key=lambda user: (user.reviews.count(), -user.pk))
     for sub in others[:2]:
         sub.assigned_reviewers.add(reviewer)
-    # The second release, as the 2025.2.2 and 2026.2.1 fixtures have it: a
-    # day later, the last slot of the first day moved an hour later (past
-    # the day's other talks), released as v1.1; the legacy API shows the
-    # current release only, which the mirror must take.
+    # The second release, as the 2025.2.2 and 2026.2.1 fixtures have it
+    # (pretalx_upstream.RELEASE_V1_1); the legacy API shows the current
+    # release only, which the mirror must take.
     with freeze_time("{later}"):
-        wip = event.wip_schedule
-        first_day = [s for s in wip.talks.filter(submission__isnull=False, start__isnull=False)
-                     .select_related("submission", "room").order_by("start", "room__pk")
-                     if s.start < event.datetime_from + dt.timedelta(days=1)]
-        moved = first_day[-1]
-        duration = moved.end - moved.start
-        moved.start = moved.start + dt.timedelta(hours=1)
-        moved.end = moved.start + duration
-        moved.save()
-        wip.freeze("v1.1", notify_speakers=False, comment="Moved one talk")
+        release_v1_1(event)
     # The review phase is left as create_test_event made it, but fixed:
     # nothing activates another phase later (no periodic task runs).
     phase = event.active_review_phase

@@ -45,7 +45,27 @@ SEED = 2025
 # A second, non-public event of the same organiser that the token is not bound to.
 HIDDEN_SLUG = "hiddencon"
 
+# The second release of every fixture (2024.3.1 and 2025.2.2; a function
+# the setup scripts define through {release_v1_1} and call at FROZEN_LATER):
+# the last slot of the first day moved an hour later (past the day's other
+# talks), released as v1.1; the WIP schedule stays.
+RELEASE_V1_1 = """
+def release_v1_1(event):
+    import datetime as dt
+    wip = event.wip_schedule
+    first_day = [s for s in wip.talks.filter(submission__isnull=False, start__isnull=False)
+                 .select_related("submission", "room").order_by("start", "room__pk")
+                 if s.start < event.datetime_from + dt.timedelta(days=1)]
+    moved = first_day[-1]
+    duration = moved.end - moved.start
+    moved.start = moved.start + dt.timedelta(hours=1)
+    moved.end = moved.start + duration
+    moved.save()
+    wip.freeze("v1.1", notify_speakers=False, comment="Moved one talk")
+"""
+
 SETUP = """
+{release_v1_1}
 import random
 from freezegun import freeze_time
 from django.core.management import call_command
@@ -178,22 +198,9 @@ with scopes_disabled():
     # (by code) joins it, so that the mirror has a reviewer too.
     reviewer = User.objects.filter(reviews__submission__event=event).distinct().order_by("code").first()
     event.organiser.teams.get(name="DemoCon Reviewers").members.add(reviewer)
-# The second release: a day later, the last slot of the first day moved an
-# hour later (past the day's other talks), released as v1.1; the WIP
-# schedule stays (as in the 2026.2.1 fixture).
+# The second release, a day later (as in the 2026.2.1 fixture).
 with scopes_disabled(), freeze_time("{later}"):
-    import datetime as dt
-    event = Event.objects.get(slug="{slug}")
-    wip = event.wip_schedule
-    first_day = [s for s in wip.talks.filter(submission__isnull=False, start__isnull=False)
-                 .select_related("submission", "room").order_by("start", "room__pk")
-                 if s.start < event.datetime_from + dt.timedelta(days=1)]
-    moved = first_day[-1]
-    duration = moved.end - moved.start
-    moved.start = moved.start + dt.timedelta(hours=1)
-    moved.end = moved.start + duration
-    moved.save()
-    wip.freeze("v1.1", notify_speakers=False, comment="Moved one talk")
+    release_v1_1(Event.objects.get(slug="{slug}"))
 with scopes_disabled():
     event = Event.objects.get(slug="{slug}")
     reviewer = User.objects.filter(reviews__submission__event=event).distinct().order_by("code").first()
@@ -336,7 +343,7 @@ class Upstream:
         # (A subclass's setup script need not use every value.)
         script = self.setup_script.format(
             seed=SEED, now=FROZEN_NOW, later=FROZEN_LATER, slug=self.slug, token_file=self.token_file,
-            hidden_slug=HIDDEN_SLUG,
+            hidden_slug=HIDDEN_SLUG, release_v1_1=RELEASE_V1_1,
         )
         self.manage(*self.shell, "-c", script)
         os.chmod(self.token_file, 0o600)
