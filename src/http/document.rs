@@ -81,14 +81,23 @@ fn query_schema(name: &str) -> Value {
 /// The schema of a v1 filter parameter, as the v1 handlers read it: ids
 /// and choices are checked (400), booleans are django-filter's (a value
 /// other than true/false/1/0 is no filter), the rest is free text.
-fn v1_query_schema(name: &str) -> Value {
+fn v1_query_schema(path: &str, name: &str) -> Value {
     match name {
-        "question" | "review" | "submission_type" | "track" | "room" | "schedule" | "since" => {
-            natural()
-        }
+        // The answers' number filters take any number (django-filter's
+        // NumberFilter); a number no id has lists nothing.
+        "question" | "review" if path.ends_with("/answers") => json!({"type": "number"}),
+        "question"
+        | "review"
+        | "submission_type"
+        | "track"
+        | "room"
+        | "schedule"
+        | "since"
+        | "submission__track"
+        | "submission__submission_type" => natural(),
         "target" => json!({"type": "string", "enum": crate::model::QuestionTarget::NAMES}),
         "variant" => json!({"type": "string", "enum": crate::model::QuestionVariant::NAMES}),
-        "state" | "pending_state" => states(),
+        "state" | "pending_state" | "submission__state" | "submission__pending_state" => states(),
         "version" => versions(),
         "is_public" | "is_visible_to_reviewers" | "is_featured" | "is_visible" => {
             json!({"type": "string", "examples": ["true", "false"]})
@@ -172,15 +181,21 @@ fn operation(schemas: &mut Schemas, api: Dialect, path: &str, doc: &Doc) -> Valu
     }
     for (name, description) in doc.params {
         let schema = if v1 {
-            v1_query_schema(name)
+            v1_query_schema(path, name)
         } else {
             query_schema(name)
         };
-        // An empty value counts as absent (behaviour.md §1).
+        let is_state = matches!(
+            *name,
+            "state" | "pending_state" | "submission__state" | "submission__pending_state"
+        );
+        // An empty value counts as absent (behaviour.md §1), except a v1
+        // state's: there it is a value, and not a state (django-filter's
+        // MultipleChoiceFilter).
         let mut parameter = json!({"name": name, "in": "query", "required": false,
-                                   "allowEmptyValue": true,
+                                   "allowEmptyValue": !(v1 && is_state),
                                    "description": description, "schema": schema});
-        if matches!(*name, "state" | "pending_state") {
+        if is_state {
             parameter["style"] = json!("form");
             parameter["explode"] = json!(true);
         }
