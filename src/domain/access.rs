@@ -348,6 +348,22 @@ impl<'a> Access<'a> {
         self.role == Role::Organiser || self.named_submissions_of(profile).next().is_some()
     }
 
+    /// Whether `code` names a submission the caller sees: a filter's
+    /// choices, so that an unknown code and a hidden one answer alike.
+    pub fn shows_submission_code(&self, code: &str) -> bool {
+        self.data
+            .submission_lookup(code)
+            .is_some_and(|i| self.sees_submission_at(i))
+    }
+
+    /// Whether `code` names a speaker the caller sees (as
+    /// `shows_submission_code`).
+    pub fn shows_speaker_code(&self, code: &str) -> bool {
+        self.data
+            .profile_lookup(code)
+            .is_some_and(|p| self.sees_speaker_at(p))
+    }
+
     /// The speaker's submissions the caller sees with names, by code.
     pub fn named_submissions_of<'s>(
         &'s self,

@@ -56,14 +56,10 @@ impl SubmissionFilters {
         };
         SubmissionFilters {
             submission: known_code(params, "submission", |code| {
-                data.submission_lookup(code)
-                    .is_some_and(|i| access.sees_submission_at(i))
+                access.shows_submission_code(code)
             }),
             user: known_code(params, "user", reviewers),
-            speaker: known_code(params, "speaker", |code| {
-                data.profile_lookup(code)
-                    .is_some_and(|p| access.sees_speaker_at(p))
-            }),
+            speaker: known_code(params, "speaker", |code| access.shows_speaker_code(code)),
             states: states(params, "submission__state"),
             pending_states: states(params, "submission__pending_state"),
             track: known_id(params, "submission__track", |id| {

@@ -184,12 +184,10 @@ pub fn slots(ctx: &EventContext, mut params: Params) -> ApiResult {
     // submission of the event, which would tell the public that a
     // proposal's code exists.
     let submission = known_code(&mut params, "submission", |code| {
-        data.submission_lookup(code)
-            .is_some_and(|i| access.sees_submission_at(i))
+        access.shows_submission_code(code)
     });
     let speaker = known_code(&mut params, "speaker", |code| {
-        data.profile_lookup(code)
-            .is_some_and(|p| access.sees_speaker_at(p))
+        access.shows_speaker_code(code)
     });
     // The choices are every schedule of the event, as in pretalx; one the
     // caller may not see lists nothing.
