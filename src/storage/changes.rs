@@ -120,9 +120,33 @@ fn users_map(users: impl IntoIterator<Item = User>) -> Users {
         .collect()
 }
 
-/// The feed rows of an import about to write `plan` (and delete `absent`)
-/// as `generation`; call before writing anything.
-pub async fn derive<T: ReadTx>(
+/// One event whose lists may look different after the import, with both
+/// of its states.
+struct Candidate {
+    /// The slug in lower case (the feed's event key).
+    slug: String,
+    /// None: the event is new.
+    before: Option<Event>,
+    /// None: the import deletes the event.
+    after: Option<Event>,
+    /// The records the import writes in it (`changed_records`).
+    changed: Option<Vec<ChangedRecord>>,
+}
+
+/// What the feed of one import compares, read from the store before
+/// anything is written; `derive` works out the rows from it alone, so that
+/// it can run on another core while the import writes.
+pub struct FeedInputs {
+    candidates: Vec<Candidate>,
+    before_users: Users,
+    after_users: Users,
+    generation: i64,
+    now: Timestamp,
+}
+
+/// Reads what the feed of an import about to write `plan` (and delete
+/// `absent`) as `generation` compares; call before writing anything.
+pub async fn gather<T: ReadTx>(
     tx: &mut T,
     dataset: &Dataset,
     plan: &ImportPlan,
@@ -130,29 +154,36 @@ pub async fn derive<T: ReadTx>(
     absent: &[&StoredEvent],
     generation: i64,
     now: Timestamp,
-) -> Result<Vec<ChangeRow>> {
+) -> Result<FeedInputs> {
     let users_changed = !plan.users.is_empty();
     // (slug in lower case, stored id): every event whose lists may look
     // different after the import.
-    let mut candidates: Vec<(String, Option<i64>)> = Vec::new();
+    let mut slugs: Vec<(String, Option<i64>)> = Vec::new();
     if users_changed {
-        candidates.extend(stored.iter().map(|s| (s.slug.to_lowercase(), Some(s.id))));
+        slugs.extend(stored.iter().map(|s| (s.slug.to_lowercase(), Some(s.id))));
         for event in &dataset.events {
             let slug = event.slug.to_lowercase();
-            if !candidates.iter().any(|(s, _)| *s == slug) {
-                candidates.push((slug, None));
+            if !slugs.iter().any(|(s, _)| *s == slug) {
+                slugs.push((slug, None));
             }
         }
     } else {
-        candidates.extend(
+        slugs.extend(
             plan.events
                 .iter()
                 .map(|w| (w.slug.to_lowercase(), w.stored_id)),
         );
-        candidates.extend(absent.iter().map(|s| (s.slug.to_lowercase(), Some(s.id))));
+        slugs.extend(absent.iter().map(|s| (s.slug.to_lowercase(), Some(s.id))));
     }
-    if candidates.is_empty() {
-        return Ok(Vec::new());
+    let mut inputs = FeedInputs {
+        candidates: Vec::new(),
+        before_users: Users::default(),
+        after_users: Users::default(),
+        generation,
+        now,
+    };
+    if slugs.is_empty() {
+        return Ok(inputs);
     }
     // The stored side of each candidate, read only as far as needed: an
     // event the import leaves as stored is the dataset's; one it writes is
@@ -164,21 +195,21 @@ pub async fn derive<T: ReadTx>(
             .iter()
             .find(|e| e.slug.to_lowercase() == slug)
     };
-    let ids: HashSet<i64> = candidates
+    let ids: HashSet<i64> = slugs
         .iter()
         .filter(|(slug, _)| in_dataset(slug).is_none())
         .filter_map(|(_, id)| *id)
         .collect();
     let mut before_events = stored_events(tx, &ids).await?;
-    let before_users = users_map(tx.users(-1).await?);
-    let mut after_users = before_users.clone();
+    inputs.before_users = users_map(tx.users(-1).await?);
+    inputs.after_users = inputs.before_users.clone();
     for user in &dataset.users {
-        after_users.insert(user.code.clone(), Arc::new(user.clone()));
+        inputs
+            .after_users
+            .insert(user.code.clone(), Arc::new(user.clone()));
     }
     let deleted: HashSet<i64> = absent.iter().map(|s| s.id).collect();
-    let at = at_text(now);
-    let mut rows = Vec::new();
-    for (slug, id) in candidates {
+    for (slug, id) in slugs {
         let after_event = in_dataset(&slug);
         let before = match (id, after_event) {
             (None, _) => None,
@@ -191,54 +222,84 @@ pub async fn derive<T: ReadTx>(
             // Unchanged by the import, but its users may have changed.
             None => before.clone(),
         };
-        // The two states' indexes, built side by side.
-        let (before, after) = rayon::join(
-            move || before.map(EventData::new),
-            move || after.map(EventData::new),
-        );
-        let before_state = before.as_ref().map(|data| State {
-            data,
-            users: &before_users,
-        });
-        let after_state = after.as_ref().map(|data| State {
-            data,
-            users: &after_users,
-        });
         let changed = if users_changed {
             None
         } else {
             changed_records(plan, stored, &slug)
         };
-        let Some(encoded) = feed::derive(
-            before_state.as_ref(),
-            after_state.as_ref(),
-            changed.as_deref(),
-            now,
-        ) else {
-            continue;
-        };
-        let feed::Encoded {
-            universe,
-            audiences,
-        } = encoded;
-        rows.push(ChangeRow {
-            event: slug.clone(),
-            audience: feed::UNIVERSE.to_string(),
-            generation,
-            at: at.clone(),
-            body: universe,
+        inputs.candidates.push(Candidate {
+            slug,
+            before,
+            after,
+            changed,
         });
-        for (audience, body) in audiences {
+    }
+    Ok(inputs)
+}
+
+impl FeedInputs {
+    /// The feed rows: every audience's changes in every candidate event.
+    pub fn derive(self) -> Vec<ChangeRow> {
+        let FeedInputs {
+            candidates,
+            before_users,
+            after_users,
+            generation,
+            now,
+        } = self;
+        let at = at_text(now);
+        let mut rows = Vec::new();
+        for candidate in candidates {
+            let Candidate {
+                slug,
+                before,
+                after,
+                changed,
+            } = candidate;
+            // The two states' indexes, built side by side.
+            let (before, after) = rayon::join(
+                move || before.map(EventData::new),
+                move || after.map(EventData::new),
+            );
+            let before_state = before.as_ref().map(|data| State {
+                data,
+                users: &before_users,
+            });
+            let after_state = after.as_ref().map(|data| State {
+                data,
+                users: &after_users,
+            });
+            let Some(encoded) = feed::derive(
+                before_state.as_ref(),
+                after_state.as_ref(),
+                changed.as_deref(),
+                now,
+            ) else {
+                continue;
+            };
+            let feed::Encoded {
+                universe,
+                audiences,
+            } = encoded;
             rows.push(ChangeRow {
                 event: slug.clone(),
-                audience,
+                audience: feed::UNIVERSE.to_string(),
                 generation,
                 at: at.clone(),
-                body,
+                body: universe,
             });
+            for (audience, body) in audiences {
+                rows.push(ChangeRow {
+                    event: slug.clone(),
+                    audience,
+                    generation,
+                    at: at.clone(),
+                    body,
+                });
+            }
         }
+        rows
     }
-    Ok(rows)
 }
 
 /// The records the import writes in the event `slug`, when its own record

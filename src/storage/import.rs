@@ -85,7 +85,7 @@ pub trait ImportTx: Send {
         slugs: &[String],
         clear_others: bool,
     ) -> impl Future<Output = Result<()>> + Send;
-    /// The change feed's rows of this import (`changes::derive`).
+    /// The change feed's rows of this import (`changes::FeedInputs::derive`).
     fn insert_changes(&mut self, rows: &[ChangeRow]) -> impl Future<Output = Result<()>> + Send;
     /// Drops the feed's rows of generations up to `generation` committed
     /// before `at`, and moves `feed_from` past the last generation dropped.
@@ -147,12 +147,20 @@ pub async fn run<T: ImportTx + ReadTx>(
         });
     }
     let generation = version.generation + 1;
-    // What each audience sees change, read before anything is written.
+    // What each audience sees change: both sides are read before anything
+    // is written, then compared on another core while the import writes (a
+    // new event's feed takes as long as writing it).
     let now = chrono::Utc::now();
-    let changes =
-        super::changes::derive(tx, dataset, &plan, &stored_events, &absent, generation, now)
+    let inputs =
+        super::changes::gather(tx, dataset, &plan, &stored_events, &absent, generation, now)
             .await?;
-    tracing::debug!(elapsed = ?started.elapsed(), rows = changes.len(), "import: feed derived");
+    let (send_changes, changes) = tokio::sync::oneshot::channel();
+    // A thread of its own (not rayon's, which aborts on a panic): a bug
+    // there fails this import, not the process.
+    std::thread::spawn(move || {
+        // The receiver is gone only when the import failed.
+        let _ = send_changes.send(inputs.derive());
+    });
     let total = plan.writes();
     let mut done = 0u64;
     let mut tick = |n: usize| {
@@ -199,6 +207,11 @@ pub async fn run<T: ImportTx + ReadTx>(
         records_written += tx.delete_events(&ids).await?;
         deleted_events = absent.iter().map(|e| e.slug.clone()).collect();
     }
+    tracing::debug!(elapsed = ?started.elapsed(), "import: records written");
+    let changes = changes.await.map_err(|_| {
+        StoreError::Corrupt("the change feed of this import could not be worked out".into())
+    })?;
+    tracing::debug!(elapsed = ?started.elapsed(), rows = changes.len(), "import: feed derived");
     for batch in changes.chunks(BATCH / 2) {
         tx.insert_changes(batch).await?;
     }

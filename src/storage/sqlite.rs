@@ -183,6 +183,7 @@ impl SqliteStore {
         let mut tx = Tx(pool.begin_with("BEGIN IMMEDIATE").await?);
         let summary = import::run(&mut tx, dataset, options, progress).await?;
         tx.0.commit().await?;
+        tracing::debug!("import committed");
         if summary.records_written > 0 {
             // Move the import from the WAL into the database file, so that
             // the file alone is a complete copy. A reader on an old snapshot
