@@ -540,7 +540,45 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     return Ok(ExitCode::SUCCESS);
                 }
             }
-            let Some(dataset) = parse_datasets(&files, &texts) else {
+            // One file changed in a few submissions' texts since it was
+            // imported last: write those alone (`storage::edits`).
+            if let (Some(store), [text]) = (&opened, texts.as_slice()) {
+                let digest = options.digest.unwrap_or_default();
+                let started = std::time::Instant::now();
+                let edited = storage::edits::import_file(store.as_ref(), text, digest)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                tracing::debug!(elapsed = ?started.elapsed(), whole = matches!(edited, storage::edits::Edited::Whole), "import: text edits tried");
+                if let storage::edits::Edited::Done(done) = edited {
+                    let names = files
+                        .iter()
+                        .map(|f| f.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    if done.records_written == 0 {
+                        eprintln!("{names}: nothing changed (generation {})", done.generation);
+                    } else {
+                        eprintln!(
+                            "imported {names}: {} record(s) written, event(s) changed: {} (generation {}; only the submissions whose texts changed were read)",
+                            done.records_written,
+                            done.changed_events.join(", "),
+                            done.generation
+                        );
+                    }
+                    return Ok(ExitCode::SUCCESS);
+                }
+            }
+            // The outline of a single file, for the next import of it, taken
+            // on the other core while this one validates.
+            let (parsed, outline) = std::thread::scope(|scope| {
+                let outline = (!dry_run && texts.len() == 1).then(|| {
+                    let text = texts[0].as_bytes();
+                    scope.spawn(move || dataset::outline::Outline::of(text))
+                });
+                let parsed = parse_datasets(&files, &texts);
+                (parsed, outline.and_then(|o| o.join().ok().flatten()))
+            });
+            let Some(dataset) = parsed else {
                 return Ok(ExitCode::FAILURE);
             };
             // The text is no longer needed (the model owns its strings).
@@ -576,6 +614,16 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             let started = std::time::Instant::now();
             let result = store.import_with(&dataset, options, Some(&report)).await;
             tracing::debug!(elapsed = ?started.elapsed(), "imported");
+            if result.is_ok() {
+                storage::edits::keep_outline(
+                    store.as_ref(),
+                    outline,
+                    &dataset,
+                    options.digest.unwrap_or_default(),
+                )
+                .await
+                .unwrap_or_else(|e| tracing::warn!(error = %e, "the file's outline was not kept"));
+            }
             // The process ends now: freeing a model of millions of strings
             // would only delay the exit.
             std::mem::forget(dataset);

@@ -4,6 +4,7 @@
 
 pub mod demo;
 pub mod export;
+pub mod outline;
 pub mod validate;
 
 pub use export::to_json;

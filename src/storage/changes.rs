@@ -113,7 +113,7 @@ async fn before_of<T: ReadTx>(
         .ok_or_else(|| StoreError::Corrupt(format!("event {id} is not stored")))
 }
 
-fn users_map(users: impl IntoIterator<Item = User>) -> Users {
+pub(super) fn users_map(users: impl IntoIterator<Item = User>) -> Users {
     users
         .into_iter()
         .map(|u| (u.code.clone(), Arc::new(u)))
@@ -277,29 +277,37 @@ impl FeedInputs {
             ) else {
                 continue;
             };
-            let feed::Encoded {
-                universe,
-                audiences,
-            } = encoded;
-            rows.push(ChangeRow {
-                event: slug.clone(),
-                audience: feed::UNIVERSE.to_string(),
-                generation,
-                at: at.clone(),
-                body: universe,
-            });
-            for (audience, body) in audiences {
-                rows.push(ChangeRow {
-                    event: slug.clone(),
-                    audience,
-                    generation,
-                    at: at.clone(),
-                    body,
-                });
-            }
+            rows.extend(rows_of(&slug, encoded, generation, &at));
         }
         rows
     }
+}
+
+/// The stored rows of one event's encoded changes.
+pub(super) fn rows_of(
+    slug: &str,
+    encoded: feed::Encoded,
+    generation: i64,
+    at: &str,
+) -> Vec<ChangeRow> {
+    let feed::Encoded {
+        universe,
+        audiences,
+    } = encoded;
+    let row = |audience: String, body: Vec<u8>| ChangeRow {
+        event: slug.to_string(),
+        audience,
+        generation,
+        at: at.to_string(),
+        body,
+    };
+    let mut rows = vec![row(feed::UNIVERSE.to_string(), universe)];
+    rows.extend(
+        audiences
+            .into_iter()
+            .map(|(audience, body)| row(audience, body)),
+    );
+    rows
 }
 
 /// The records the import writes in the event `slug`, when its own record

@@ -23,6 +23,8 @@ pub trait ImportTx: Send {
     fn version(&mut self) -> impl Future<Output = Result<DataVersion>> + Send;
     fn stored_users(&mut self) -> impl Future<Output = Result<Vec<StoredUser>>> + Send;
     fn stored_events(&mut self) -> impl Future<Output = Result<Vec<StoredEvent>>> + Send;
+    /// Every stored event's import digest (`ImportOptions::digest`, stored form).
+    fn stored_digests(&mut self) -> impl Future<Output = Result<Vec<Option<String>>>> + Send;
     /// Record fingerprints of the events `ids`.
     fn stored_records(
         &mut self,

@@ -37,6 +37,12 @@ pub trait ReadTx: Send {
         event: i64,
         keys: &[(Kind, &str)],
     ) -> impl Future<Output = Result<Vec<KeyedRow>>> + Send;
+    /// The event's records of `kinds`, with their positions and bodies.
+    fn records_of_kinds(
+        &mut self,
+        event: i64,
+        kinds: &[Kind],
+    ) -> impl Future<Output = Result<Vec<KeyedRow>>> + Send;
     /// The event's records written after generation `since`.
     fn changed_records(
         &mut self,

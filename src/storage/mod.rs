@@ -21,6 +21,7 @@
 //! `postgres`, only run it with their own SQL on sqlx's typed pools.
 
 mod changes;
+pub mod edits;
 mod import;
 mod load;
 pub mod plan;
@@ -253,6 +254,32 @@ pub trait Store: Send + Sync {
     /// (A store that keeps no digests never knows: None.)
     fn unchanged_import(&self, digest: u128) -> BoxFuture<'_, Result<Option<i64>, StoreError>> {
         let _ = digest;
+        Box::pin(async { Ok(None) })
+    }
+
+    /// The outline of the file imported last (`edits`), if one is kept.
+    fn import_outline(&self) -> BoxFuture<'_, Result<Option<edits::StoredOutline>, StoreError>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    /// Keeps the outline of the file just imported with `digest`.
+    fn save_import_outline<'a>(
+        &'a self,
+        digest: u128,
+        outline: &'a [u8],
+        witnesses: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let _ = (digest, outline, witnesses);
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Writes a file's changed submissions alone (`edits::run`), in one
+    /// transaction; None (nothing written) when they cannot be.
+    fn import_edits<'a>(
+        &'a self,
+        edits: &'a edits::Edits,
+    ) -> BoxFuture<'a, Result<Option<ImportSummary>, StoreError>> {
+        let _ = edits;
         Box::pin(async { Ok(None) })
     }
 

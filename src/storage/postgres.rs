@@ -10,6 +10,7 @@ use futures_util::TryStreamExt;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, Executor, PgPool, Row};
 
+use super::edits::{Edits, StoredOutline};
 use super::import::{self, ImportTx};
 use super::load::{self, ReadTx};
 use super::plan::{EventWrite, StoredEvent, StoredRecord, StoredUser, UserWrite};
@@ -177,6 +178,18 @@ impl ReadTx for Tx {
         .await?)
     }
 
+    async fn records_of_kinds(&mut self, event: i64, kinds: &[Kind]) -> Result<Vec<KeyedRow>> {
+        let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        Ok(sqlx::query_as(
+            "SELECT kind, key, position, body::text AS body FROM records \
+             WHERE event = $1 AND kind = ANY($2::text[])",
+        )
+        .bind(event)
+        .bind(kinds)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
     async fn changed_records(&mut self, event: i64, since: i64) -> Result<Vec<ChangedRow>> {
         Ok(sqlx::query_as(
             "SELECT kind, key, position, \
@@ -228,6 +241,12 @@ impl ImportTx for Tx {
 
     async fn stored_events(&mut self) -> Result<Vec<StoredEvent>> {
         Ok(sqlx::query_as("SELECT id, slug, hash FROM events")
+            .fetch_all(&mut *self.0)
+            .await?)
+    }
+
+    async fn stored_digests(&mut self) -> Result<Vec<Option<String>>> {
+        Ok(sqlx::query_scalar("SELECT import_digest FROM events")
             .fetch_all(&mut *self.0)
             .await?)
     }
@@ -609,6 +628,59 @@ impl Store for PgStore {
                 .first()
                 .filter(|_| super::digest_holds(digest, &digests))
                 .map(|(generation, _)| *generation))
+        })
+    }
+
+    fn import_outline(&self) -> BoxFuture<'_, Result<Option<StoredOutline>>> {
+        Box::pin(async move {
+            let row: Option<(String, Vec<u8>, String)> = sqlx::query_as(
+                "SELECT digest, outline, witnesses FROM import_outline WHERE id = 1",
+            )
+            .fetch_optional(&self.pool)
+            .await?;
+            Ok(row.map(|(digest, outline, witnesses)| StoredOutline {
+                digest,
+                outline,
+                witnesses,
+            }))
+        })
+    }
+
+    fn save_import_outline<'a>(
+        &'a self,
+        digest: u128,
+        outline: &'a [u8],
+        witnesses: &'a str,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query(
+                "INSERT INTO import_outline (id, digest, outline, witnesses) VALUES (1, $1, $2, $3) \
+                 ON CONFLICT (id) DO UPDATE SET digest = excluded.digest, \
+                 outline = excluded.outline, witnesses = excluded.witnesses",
+            )
+            .bind(format!("{digest:032x}"))
+            .bind(outline)
+            .bind(witnesses)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn import_edits<'a>(
+        &'a self,
+        edits: &'a Edits,
+    ) -> BoxFuture<'a, Result<Option<ImportSummary>>> {
+        Box::pin(async move {
+            let mut tx = Tx(self.pool.begin().await?);
+            // One import at a time, as `import_dataset`.
+            tx.0.execute("SELECT 1 FROM store WHERE id = 1 FOR UPDATE")
+                .await?;
+            let summary = super::edits::run(&mut tx, edits).await?;
+            if summary.is_some() {
+                tx.0.commit().await?;
+            }
+            Ok(summary)
         })
     }
 

@@ -219,6 +219,18 @@ pub fn user_body(user: &User) -> String {
     body_of(user)
 }
 
+/// One item as the record at list `position`.
+pub fn record_of<T: Serialize + Keyed>(item: &T, position: i64) -> Record {
+    let body = body_of(item);
+    Record {
+        kind: T::KIND,
+        key: item.key(),
+        position,
+        hash: fingerprint(&body),
+        body,
+    }
+}
+
 /// Serialises on every core: for a large event this is most of an
 /// import's work outside the database.
 fn push_all<T: Serialize + Sync + Keyed>(out: &mut Vec<Record>, items: &[T]) {
@@ -235,17 +247,7 @@ fn push_in_order<T: Serialize + Sync + Keyed>(
     use rayon::prelude::*;
     let records: Vec<Record> = order
         .into_par_iter()
-        .map(|position| {
-            let item = &items[position];
-            let body = body_of(item);
-            Record {
-                kind: T::KIND,
-                key: item.key(),
-                position: position as i64,
-                hash: fingerprint(&body),
-                body,
-            }
-        })
+        .map(|position| record_of(&items[position], position as i64))
         .collect();
     out.extend(records);
 }

@@ -9,13 +9,13 @@ use serde_json::{json, Value};
 
 use crate::helpers::{assert_bad_parameters, http_client, mini, TestServer};
 
-const FEED: &str = "/api/events/mini/changes/";
+pub(crate) const FEED: &str = "/api/events/mini/changes/";
 
 /// Everything a role sees in the lists the feed reports on: for each
 /// (kind, key), the object in the legacy list and in the v1 list.
-type Lists = BTreeMap<(String, String), (Value, Value)>;
+pub(crate) type Lists = BTreeMap<(String, String), (Value, Value)>;
 
-async fn lists_of(client: &crate::helpers::Client) -> Lists {
+pub(crate) async fn lists_of(client: &crate::helpers::Client) -> Lists {
     let mut seen: Lists = BTreeMap::new();
     let legacy: [(&str, &str, &str); 8] = [
         ("submission", "submissions", "code"),
@@ -80,7 +80,7 @@ async fn lists_of(client: &crate::helpers::Client) -> Lists {
 /// is updated when its legacy view changed, or its v1 view where the v1
 /// list shows it both times (v1 keeps some lists from some roles, as
 /// pretalx does).
-fn difference(before: &Lists, after: &Lists) -> BTreeSet<(String, String, String)> {
+pub(crate) fn difference(before: &Lists, after: &Lists) -> BTreeSet<(String, String, String)> {
     let mut changes = BTreeSet::new();
     let listed = |lists: &Lists, key: &(String, String)| {
         lists
@@ -109,7 +109,7 @@ fn difference(before: &Lists, after: &Lists) -> BTreeSet<(String, String, String
 }
 
 /// The feed's changes after `since`, in the same form, and the generation.
-async fn feed_of(
+pub(crate) async fn feed_of(
     client: &crate::helpers::Client,
     since: i64,
 ) -> (BTreeSet<(String, String, String)>, i64) {
@@ -134,7 +134,7 @@ async fn feed_of(
     (changes, page["generation"].as_i64().unwrap())
 }
 
-fn roles(server: &TestServer) -> Vec<(&'static str, crate::helpers::Client)> {
+pub(crate) fn roles(server: &TestServer) -> Vec<(&'static str, crate::helpers::Client)> {
     vec![
         ("public", server.anon()),
         ("no role", server.token("nobody-token")),
@@ -143,7 +143,7 @@ fn roles(server: &TestServer) -> Vec<(&'static str, crate::helpers::Client)> {
     ]
 }
 
-async fn generation(server: &TestServer) -> i64 {
+pub(crate) async fn generation(server: &TestServer) -> i64 {
     server.token("orga-token").ok(FEED).await["generation"]
         .as_i64()
         .unwrap()
@@ -268,10 +268,10 @@ async fn random_imports(seed: u64, steps: usize) {
 }
 
 /// A small deterministic generator (xorshift), so that a failure repeats.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self, below: usize) -> usize {
+    pub(crate) fn next(&mut self, below: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -279,7 +279,7 @@ impl Rng {
     }
 }
 
-fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
+pub(crate) fn mutate(data: &mut Value, rng: &mut Rng, step: usize) -> String {
     let event = &mut data["events"][0];
     let subs = event["submissions"].as_array_mut().unwrap();
     let states = [

@@ -35,6 +35,7 @@ mod storage_queries;
 mod submissions;
 mod sync_https;
 mod tags;
+mod text_edits;
 mod transport;
 mod v1;
 mod webhooks;

@@ -914,6 +914,7 @@ fn document(cx: &mut Cx, doc: &Value) -> Dataset {
 }
 
 mod answers;
+pub mod edits;
 mod events;
 mod json;
 mod questions;

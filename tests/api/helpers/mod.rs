@@ -240,6 +240,53 @@ impl TestServer {
         self.cache.refresh().await.expect("reload after the import");
     }
 
+    /// Imports a dataset document as `confapi import` imports one file:
+    /// nothing when the stored data is that file's, its changed
+    /// submissions alone when only their texts changed since the file
+    /// imported last (`storage::edits`; true then), else the whole
+    /// document, keeping its outline for the next time.
+    pub async fn import_file(&self, dataset: &Value) -> bool {
+        use confapi::storage::{self, edits};
+        let text = serde_json::to_string_pretty(dataset).expect("JSON");
+        let options = storage::ImportOptions {
+            digest: Some(storage::import_digest(
+                &[text.as_bytes()],
+                Default::default(),
+            )),
+            ..Default::default()
+        };
+        let digest = options.digest.unwrap();
+        let mut edited = false;
+        if self
+            .store
+            .unchanged_import(digest)
+            .await
+            .expect("digests")
+            .is_none()
+        {
+            match edits::import_file(&*self.store, &text, digest)
+                .await
+                .expect("edits")
+            {
+                edits::Edited::Done(_) => edited = true,
+                edits::Edited::Whole => {
+                    let parsed = validate::parse_str(&text)
+                        .unwrap_or_else(|problems| panic!("test dataset invalid: {problems:?}"));
+                    self.store
+                        .import_with(&parsed, options, None)
+                        .await
+                        .expect("import");
+                    let outline = confapi::dataset::outline::Outline::of(text.as_bytes());
+                    edits::keep_outline(&*self.store, outline, &parsed, digest)
+                        .await
+                        .expect("outline kept");
+                }
+            }
+        }
+        self.cache.refresh().await.expect("reload after the import");
+        edited
+    }
+
     pub fn anon(&self) -> Client {
         Client::new(&self.base, None)
     }
