@@ -111,9 +111,11 @@ pub async fn import_file(store: &dyn Store, text: &str, digest: u128) -> Result<
     ) else {
         return Ok(Edited::Whole);
     };
+    let started = std::time::Instant::now();
     let Some(after) = Outline::of(text.as_bytes()) else {
         return Ok(Edited::Whole);
     };
+    tracing::debug!(elapsed = ?started.elapsed(), "import: outline taken");
     let Some(changed) = after.changed_since(&before) else {
         return Ok(Edited::Whole);
     };
@@ -270,7 +272,27 @@ pub async fn run<T: ImportTx + ReadTx>(tx: &mut T, edits: &Edits) -> Result<Opti
     }
     let generation = version.generation + 1;
     let now = chrono::Utc::now();
-    let users = super::changes::users_map(tx.users(-1).await?);
+    let started = std::time::Instant::now();
+    // The users the small events name: their teams' members (whose
+    // feeds are their own), the witnesses and the speakers. An
+    // administrator is an organiser everywhere, whose feed is their own
+    // only when they speak: a witness, then.
+    let mut codes: Vec<&str> = Vec::new();
+    for event in &events {
+        for state in [&event.before, &event.after] {
+            codes.extend(
+                state
+                    .teams
+                    .iter()
+                    .flat_map(|t| t.members.iter().map(String::as_str)),
+            );
+            codes.extend(state.speakers.iter().map(|p| p.user.as_str()));
+        }
+    }
+    codes.sort_unstable();
+    codes.dedup();
+    let users = super::changes::users_map(tx.users_by_code(&codes).await?);
+    tracing::debug!(elapsed = ?started.elapsed(), users = users.len(), "import: users read");
     // Worked out before anything is written: a surprise in the small event
     // (a panic) leaves the import to the whole path.
     let derived = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -307,6 +329,7 @@ pub async fn run<T: ImportTx + ReadTx>(tx: &mut T, edits: &Edits) -> Result<Opti
         }
         rows
     }));
+    tracing::debug!(elapsed = ?started.elapsed(), "import: the edits' feed derived");
     let Ok(changes) = derived else {
         tracing::warn!("the feed of a text edit could not be worked out; importing whole");
         return Ok(none("the feed could not be worked out"));

@@ -21,6 +21,8 @@ pub trait ReadTx: Send {
     fn events(&mut self) -> impl Future<Output = Result<Vec<EventRow>>> + Send;
     /// The users written after generation `since` (all of them for -1), by code.
     fn users(&mut self, since: i64) -> impl Future<Output = Result<Vec<User>>> + Send;
+    /// The users `codes` (those stored).
+    fn users_by_code(&mut self, codes: &[&str]) -> impl Future<Output = Result<Vec<User>>> + Send;
     fn user_count(&mut self) -> impl Future<Output = Result<i64>> + Send;
     /// Streams the records of the events `ids` into `sink`, one by one, so
     /// that bodies are parsed as they arrive instead of held.

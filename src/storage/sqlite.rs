@@ -265,6 +265,18 @@ impl ReadTx for Tx {
         Ok(users)
     }
 
+    async fn users_by_code(&mut self, codes: &[&str]) -> Result<Vec<User>> {
+        let mut rows =
+            sqlx::query("SELECT body FROM users WHERE code IN (SELECT value FROM json_each(?1))")
+                .bind(serde_json::to_string(codes).expect("JSON of strings"))
+                .fetch(&mut *self.0);
+        let mut users = Vec::new();
+        while let Some(row) = rows.try_next().await? {
+            users.push(records::parse_user(row.try_get("body")?)?);
+        }
+        Ok(users)
+    }
+
     async fn records(
         &mut self,
         ids: &[i64],

@@ -1564,3 +1564,49 @@ fn demo_lists_logins_whose_tokens_belong_to_their_users() {
     let (_, again) = demo(&cli, "again.json", "1");
     assert!(again.stderr.contains(&logins[0].1), "{again:?}");
 }
+
+/// `confapi import` of a file that changed only some submissions' texts
+/// since it was imported last writes those alone and says so; the data
+/// is then what the whole import leaves, and a bad text is named with
+/// its path by the whole validation.
+#[test]
+fn an_import_that_changes_only_texts_writes_those_submissions_alone() {
+    let cli = Cli::new();
+    let mut doc = base();
+    let file = cli.write("base.json", &doc);
+    cli.import_ok(&[&file]);
+    set(
+        &mut doc,
+        "/events/0/submissions/1/title",
+        json!("A retitled proposal"),
+    );
+    set(
+        &mut doc,
+        "/events/0/submissions/2/notes",
+        json!("new notes"),
+    );
+    let file = cli.write("base.json", &doc);
+    let run = cli.import(&[&file], false);
+    assert!(run.ok(), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("3 record(s) written, event(s) changed: mini (generation 2; only the submissions whose texts changed were read)"),
+        "{run:?}"
+    );
+    assert_eq!(normalised(&cli.export()), normalised(&doc));
+    set(&mut doc, "/events/0/submissions/1/title", json!(7));
+    let bad = cli.write("base.json", &doc);
+    let run = cli.import(&[&bad], false);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert_eq!(
+        problem_lines(&run, &bad),
+        vec!["events[0].submissions[1].title: must be a string, got 7"]
+    );
+    // Nothing was written: the last good file's data.
+    set(
+        &mut doc,
+        "/events/0/submissions/1/title",
+        json!("A retitled proposal"),
+    );
+    assert_eq!(normalised(&cli.export()), normalised(&doc));
+}

@@ -8,19 +8,24 @@ use serde_json::{json, Value};
 use crate::changes::{difference, feed_of, generation, lists_of, mutate, roles, Rng, FEED};
 use crate::helpers::{mini, TestServer};
 
-/// mini(), with the organiser speaking in SUB3: their feed is their own
-/// (an organiser who speaks), whichever submission an edit changes.
+/// mini(), with the organiser speaking in SUB3 and an administrator (in
+/// no team) in SUB2: the feeds of both are their own (organisers who
+/// speak), whichever submission an edit changes.
 fn mini_with_a_speaking_organiser() -> Value {
     let mut data = mini();
+    data["users"].as_array_mut().unwrap().push(json!(
+        {"code": "ADM", "name": "Ada Min", "email": "adm@mini.example", "is_administrator": true}
+    ));
     let event = &mut data["events"][0];
-    event["speakers"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"user": "ORGA", "biography": "Olga's bio"}));
-    event["submissions"][2]["speakers"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("ORGA"));
+    let speakers = event["speakers"].as_array_mut().unwrap();
+    speakers.push(json!({"user": "ORGA", "biography": "Olga's bio"}));
+    speakers.push(json!({"user": "ADM"}));
+    for (i, code) in [(2, "ORGA"), (1, "ADM")] {
+        event["submissions"][i]["speakers"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(code));
+    }
     data
 }
 
@@ -128,10 +133,12 @@ async fn an_edit_writes_what_the_whole_import_writes_feed_included() {
             .collect()
     };
     assert_eq!(rows(&a), rows(&b));
-    assert!(
-        rows(&a).iter().any(|r| r.0 == 2 && r.2 == "user:ORGA"),
-        "the speaking organiser's own feed"
-    );
+    for audience in ["user:ORGA", "user:ADM"] {
+        assert!(
+            rows(&a).iter().any(|r| r.0 == 2 && r.2 == audience),
+            "a speaking organiser's own feed: {audience}"
+        );
+    }
     for client in [fast.anon(), whole.anon()] {
         let talk = client.ok("/api/events/mini/talks/PUB1/").await;
         assert_eq!(talk["title"], "Retitled");
