@@ -58,8 +58,14 @@ impl Outline {
         let mut scan = Scanner { text, at: 0 };
         let mut head = Xxh3::new();
         let mut events = None;
+        let mut keys: Vec<&[u8]> = Vec::new();
         scan.object(|scan, key| {
-            if key == b"events" && events.is_none() {
+            // A key given twice: the whole path decides what it means.
+            if keys.contains(&key) {
+                return None;
+            }
+            keys.push(key);
+            if key == b"events" {
                 events = Some(scan.array(|scan, _| scan.event())?);
                 head.update(b"\0events");
             } else {
@@ -266,6 +272,11 @@ impl<'a> Scanner<'a> {
         let mut count = 0;
         loop {
             let key = self.string()?;
+            // An escaped key may spell another (`"ti\u0074le"`): the
+            // whole path reads it as JSON does.
+            if self.text[key.clone()].contains(&b'\\') {
+                return None;
+            }
             self.expect(b':')?;
             let text = self.text;
             member(self, &text[key.start + 1..key.end - 1])?;
@@ -438,6 +449,8 @@ mod tests {
             "",
             "[]",
             r#"{"events": [{"slug": "a", "slug": "b"}]}"#,
+            r#"{"events": [{"slug": "a"}], "events": [{"slug": "b"}]}"#,
+            r#"{"events": [{"slug": "a", "submissions": [], "submi\u0073sions": []}]}"#,
             r#"{"events": [{"slug": "a"}]} trailing"#,
             r#"{"events": [{"slug": "a", "submissions": [{"code": "x}]}]}"#,
             r#"{"events": [{"name": "no slug"}]}"#,
