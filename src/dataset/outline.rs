@@ -55,7 +55,11 @@ pub struct ChangedSubmission {
 impl Outline {
     /// The outline of `text`, or None where it cannot be read plainly.
     pub fn of(text: &[u8]) -> Option<Outline> {
-        let mut scan = Scanner { text, at: 0 };
+        let mut scan = Scanner {
+            text,
+            at: 0,
+            escaped: false,
+        };
         let mut head = Xxh3::new();
         let mut events = None;
         let mut keys: Vec<&[u8]> = Vec::new();
@@ -195,6 +199,8 @@ impl<'a> Reader<'a> {
 struct Scanner<'a> {
     text: &'a [u8],
     at: usize,
+    /// Whether the last string read had an escape.
+    escaped: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -218,10 +224,12 @@ impl<'a> Scanner<'a> {
     fn string(&mut self) -> Option<Range<usize>> {
         self.expect(b'"')?;
         let start = self.at - 1;
+        self.escaped = false;
         loop {
             let found = memchr::memchr2(b'"', b'\\', &self.text[self.at..])?;
             self.at += found;
             if self.text[self.at] == b'\\' {
+                self.escaped = true;
                 self.at += 2;
                 if self.at > self.text.len() {
                     return None;
@@ -274,7 +282,7 @@ impl<'a> Scanner<'a> {
             let key = self.string()?;
             // An escaped key may spell another (`"ti\u0074le"`): the
             // whole path reads it as JSON does.
-            if self.text[key.clone()].contains(&b'\\') {
+            if self.escaped {
                 return None;
             }
             self.expect(b':')?;

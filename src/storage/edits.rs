@@ -51,7 +51,7 @@ pub struct Witness {
 pub type Witnesses = BTreeMap<String, Vec<Witness>>;
 
 /// The outline of the file imported last, as stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredOutline {
     /// `import_digest`'s value for that file, in hex.
     pub digest: String,
@@ -59,6 +59,10 @@ pub struct StoredOutline {
     /// `Witnesses` as JSON.
     pub witnesses: String,
 }
+
+/// `StoredOutline`'s statement, the same in both stores.
+pub(super) const READ_OUTLINE: &str =
+    "SELECT digest, outline, witnesses FROM import_outline WHERE id = 1";
 
 /// One changed submission of a file.
 #[derive(Debug, Clone)]

@@ -644,16 +644,9 @@ impl Store for PgStore {
 
     fn import_outline(&self) -> BoxFuture<'_, Result<Option<StoredOutline>>> {
         Box::pin(async move {
-            let row: Option<(String, Vec<u8>, String)> = sqlx::query_as(
-                "SELECT digest, outline, witnesses FROM import_outline WHERE id = 1",
-            )
-            .fetch_optional(&self.pool)
-            .await?;
-            Ok(row.map(|(digest, outline, witnesses)| StoredOutline {
-                digest,
-                outline,
-                witnesses,
-            }))
+            Ok(sqlx::query_as(super::edits::READ_OUTLINE)
+                .fetch_optional(&self.pool)
+                .await?)
         })
     }
 
