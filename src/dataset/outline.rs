@@ -62,13 +62,7 @@ impl Outline {
         };
         let mut head = Xxh3::new();
         let mut events = None;
-        let mut keys: Vec<&[u8]> = Vec::new();
-        scan.object(|scan, key| {
-            // A key given twice: the whole path decides what it means.
-            if keys.contains(&key) {
-                return None;
-            }
-            keys.push(key);
+        scan.members(|scan, key| {
             if key == b"events" {
                 events = Some(scan.array(|scan, _| scan.event())?);
                 head.update(b"\0events");
@@ -300,6 +294,23 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// `object`, for the objects whose members the outline reads one by
+    /// one: a key given twice is None (the whole path decides what it
+    /// means).
+    fn members(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<usize> {
+        let mut keys: Vec<&'a [u8]> = Vec::new();
+        self.object(|scan, key| {
+            if keys.contains(&key) {
+                return None;
+            }
+            keys.push(key);
+            member(scan, key)
+        })
+    }
+
     /// An array, calling `item` with each item's index and the cursor
     /// before it; the results in order.
     fn array<T>(&mut self, mut item: impl FnMut(&mut Self, usize) -> Option<T>) -> Option<Vec<T>> {
@@ -329,13 +340,7 @@ impl<'a> Scanner<'a> {
         let mut frame = Xxh3::new();
         let mut submissions = None;
         let mut slug = None;
-        let mut keys: Vec<&'a [u8]> = Vec::new();
-        self.object(|scan, key| {
-            // A key given twice: the whole path decides what it means.
-            if keys.contains(&key) {
-                return None;
-            }
-            keys.push(key);
+        self.members(|scan, key| {
             frame.update(b"\0");
             frame.update(key);
             if key == b"submissions" && scan.peek()? == b'[' {
@@ -371,16 +376,11 @@ impl<'a> Scanner<'a> {
     fn submission(&mut self) -> Option<(Range<usize>, u128)> {
         let text = self.text;
         let mut others = Xxh3::new();
-        let mut keys: Vec<&'a [u8]> = Vec::new();
         let start = {
             self.blank();
             self.at
         };
-        self.object(|scan, key| {
-            if keys.contains(&key) {
-                return None;
-            }
-            keys.push(key);
+        self.members(|scan, key| {
             let value = scan.value()?;
             if !TEXTS.iter().any(|t| t.as_bytes() == key) {
                 others.update(b"\0");

@@ -219,8 +219,8 @@ struct EventEdit {
     hash: i64,
     body: String,
     records: Vec<Record>,
-    before: Event,
-    after: Event,
+    /// The small event before and after the edits (taken by the feed).
+    states: Option<(Event, Event)>,
 }
 
 /// Writes `edits` in `tx` (the caller commits), or None when they cannot
@@ -257,8 +257,7 @@ pub async fn run<T: ImportTx + ReadTx>(tx: &mut T, edits: &Edits) -> Result<Opti
                 hash: stored.hash,
                 body: row.body.clone(),
                 records,
-                before,
-                after,
+                states: Some((before, after)),
             }),
             Some(_) => {}
             None => return Ok(None),
@@ -282,8 +281,8 @@ pub async fn run<T: ImportTx + ReadTx>(tx: &mut T, edits: &Edits) -> Result<Opti
     // administrator is an organiser everywhere, whose feed is their own
     // only when they speak: a witness, then.
     let mut codes: Vec<&str> = Vec::new();
-    for event in &events {
-        for state in [&event.before, &event.after] {
+    for (before, after) in events.iter().filter_map(|e| e.states.as_ref()) {
+        for state in [before, after] {
             codes.extend(
                 state
                     .teams
@@ -302,9 +301,9 @@ pub async fn run<T: ImportTx + ReadTx>(tx: &mut T, edits: &Edits) -> Result<Opti
     let derived = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let at = super::changes::at_text(now);
         let mut rows = Vec::new();
-        for event in &events {
-            let before = EventData::new(event.before.clone());
-            let after = EventData::new(event.after.clone());
+        for event in &mut events {
+            let (before, after) = event.states.take().expect("each event's states, once");
+            let (before, after) = (EventData::new(before), EventData::new(after));
             let changed: Vec<ChangedRecord> = event
                 .records
                 .iter()
