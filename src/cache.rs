@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::domain::catalog::{Catalog, EventData, Users};
+use crate::domain::catalog::{Catalog, EventData, SubmissionIx, Users};
 use crate::model::User;
 use crate::storage::records::{EventPatch, InStoredOrder, PagePlaces};
 use crate::storage::{DataVersion, Held, Loaded, Store, StoreError};
@@ -333,14 +333,28 @@ struct Built {
     patched: usize,
 }
 
-/// The snapshot of `patch` applied to `base`, and whether it was applied in
-/// place (keeping `base`'s page order, without working it out again: most
-/// of a reload of a large event otherwise); `None` when the patch does not
-/// add up.
+/// How a patch was applied to the serving snapshot (`apply_patch`), from
+/// the cheapest way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Patched {
+    /// Only submissions rewritten, none in what an index reads: the new
+    /// snapshot shares every other record and every index with `base`.
+    Shared,
+    /// Records rewritten in their places: `base`'s page order kept,
+    /// without working it out again (most of a large event's reload
+    /// otherwise), the indexes built anew.
+    InPlace,
+    /// Records added, removed or moved: the event in the store's order,
+    /// put in page order and indexed anew.
+    Reordered,
+}
+
+/// The snapshot of `patch` applied to `base`, and how; `None` when the
+/// patch does not add up.
 pub fn apply_patch(
     patch: &EventPatch,
     base: &EventData,
-) -> Result<Option<(EventData, bool)>, StoreError> {
+) -> Result<Option<(EventData, Patched)>, StoreError> {
     if let Some(order) = &base.stored_order {
         let at = PagePlaces {
             submissions: order.submissions.iter().map(|&i| usize::from(i)).collect(),
@@ -348,10 +362,19 @@ pub fn apply_patch(
             answers: order.answers.iter().map(|&i| usize::from(i)).collect(),
             reviews: order.reviews.iter().map(|&i| usize::from(i)).collect(),
         };
+        if let Some(rewritten) = patch.rewritten_submissions(&base.event, &at)? {
+            let rewritten = rewritten
+                .into_iter()
+                .map(|(place, submission)| (SubmissionIx::from(place as u32), submission))
+                .collect();
+            if let Some(data) = base.with_submissions_rewritten(rewritten) {
+                return Ok(Some((data, Patched::Shared)));
+            }
+        }
         if let Some(event) = patch.apply_in_place(&base.event, &at)? {
             return Ok(Some((
                 EventData::serving_in_place(event, order.clone()),
-                true,
+                Patched::InPlace,
             )));
         }
     }
@@ -363,7 +386,7 @@ pub fn apply_patch(
     };
     Ok(patch
         .apply_in_order(&base.event, &stored)?
-        .map(|event| (EventData::serving(event), false)))
+        .map(|event| (EventData::serving(event), Patched::Reordered)))
 }
 
 /// The new catalog from what `load` read and the catalog serving now.
@@ -382,9 +405,9 @@ fn build_catalog(
             .filter(|e| e.event.slug == patch.slug());
         let started = Instant::now();
         match base.map(|base| apply_patch(patch, base)).transpose()? {
-            Some(Some((data, in_place))) => {
+            Some(Some((data, how))) => {
                 fresh.insert(data.event.slug.clone(), Arc::new(data));
-                tracing::debug!(took = ?started.elapsed(), in_place, bodies = patch.bodies(), "reload: patched");
+                tracing::debug!(took = ?started.elapsed(), ?how, bodies = patch.bodies(), "reload: patched");
             }
             _ => unpatched.push(patch.slug().to_string()),
         }

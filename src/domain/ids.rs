@@ -39,10 +39,11 @@ macro_rules! positions {
             }
         }
 
-        impl std::ops::Index<$name> for Vec<$item> {
+        // Over items held by value or shared (`Arc`, the event's big lists).
+        impl<T: std::borrow::Borrow<$item>> std::ops::Index<$name> for Vec<T> {
             type Output = $item;
             fn index(&self, ix: $name) -> &$item {
-                &self[ix.get()]
+                self[ix.get()].borrow()
             }
         }
     )+};
@@ -75,7 +76,7 @@ pub fn at<I: From<u32>>(i: usize) -> I {
 }
 
 /// One value per item of a list, indexed by that list's position type only.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Per<I, T> {
     values: Vec<T>,
     _index: std::marker::PhantomData<I>,
@@ -106,7 +107,7 @@ per_index!(SubmissionIx, ProfileIx, AnswerIx, ReviewIx);
 /// A list of items per position of one list, all in one vector: the items
 /// of position `i` are `items[starts[i]..starts[i + 1]]`. One allocation
 /// for a whole event where a map of vectors takes one per owner.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Groups<I, T> {
     starts: Vec<u32>,
     items: Vec<T>,

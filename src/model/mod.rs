@@ -493,6 +493,13 @@ mod token_hashes {
     }
 }
 
+/// Each of `items` shared: the event's big lists hold their records so,
+/// that snapshots built from one another (a replica's patch) share the
+/// records they did not change instead of copying them.
+pub fn share_each<T>(items: Vec<T>) -> Vec<std::sync::Arc<T>> {
+    items.into_iter().map(std::sync::Arc::new).collect()
+}
+
 /// An event with everything in it. Storage keeps the lists as one record
 /// per item (see `storage::records`) and the rest as the event's own record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -535,10 +542,10 @@ pub struct Event {
     pub rooms: Vec<Room>,
     pub tags: Vec<Tag>,
     pub questions: Vec<Question>,
-    pub speakers: Vec<SpeakerProfile>,
-    pub submissions: Vec<Submission>,
-    pub answers: Vec<Answer>,
-    pub reviews: Vec<Review>,
+    pub speakers: Vec<std::sync::Arc<SpeakerProfile>>,
+    pub submissions: Vec<std::sync::Arc<Submission>>,
+    pub answers: Vec<std::sync::Arc<Answer>>,
+    pub reviews: Vec<std::sync::Arc<Review>>,
     /// `#rrggbb`, for the schedule exports.
     pub primary_color: Option<String>,
     /// Absolute URLs of the event's logo and header image.
@@ -670,6 +677,82 @@ impl Event {
     /// at a time, so each list ends with up to twice the room it needs
     /// (some 55 MiB for the 100,000-submission event, most of it never
     /// touched). Items' own lists are read exact (`exact_list`).
+    /// A copy of the event without its big lists (speakers, submissions,
+    /// answers, reviews): its own record and its small lists, to compare.
+    pub fn without_records(&self) -> Event {
+        // Spelled out, so that a new field is a decision here.
+        let Event {
+            slug,
+            name,
+            is_public,
+            date_from,
+            date_to,
+            timezone,
+            locale,
+            locales,
+            content_locales,
+            email,
+            show_schedule,
+            schedule,
+            older_schedules,
+            wip_schedule,
+            review_phase,
+            score_categories,
+            teams,
+            submission_types,
+            tracks,
+            rooms,
+            tags,
+            questions,
+            speakers: _,
+            submissions: _,
+            answers: _,
+            reviews: _,
+            primary_color,
+            logo,
+            header_image,
+            og_image,
+            custom_domain,
+            organiser,
+            webhooks,
+        } = self;
+        Event {
+            slug: slug.clone(),
+            name: name.clone(),
+            is_public: *is_public,
+            date_from: *date_from,
+            date_to: *date_to,
+            timezone: timezone.clone(),
+            locale: locale.clone(),
+            locales: locales.clone(),
+            content_locales: content_locales.clone(),
+            email: email.clone(),
+            show_schedule: *show_schedule,
+            schedule: schedule.clone(),
+            older_schedules: older_schedules.clone(),
+            wip_schedule: wip_schedule.clone(),
+            review_phase: review_phase.clone(),
+            score_categories: score_categories.clone(),
+            teams: teams.clone(),
+            submission_types: submission_types.clone(),
+            tracks: tracks.clone(),
+            rooms: rooms.clone(),
+            tags: tags.clone(),
+            questions: questions.clone(),
+            speakers: Vec::new(),
+            submissions: Vec::new(),
+            answers: Vec::new(),
+            reviews: Vec::new(),
+            primary_color: primary_color.clone(),
+            logo: logo.clone(),
+            header_image: header_image.clone(),
+            og_image: og_image.clone(),
+            custom_domain: custom_domain.clone(),
+            organiser: organiser.clone(),
+            webhooks: webhooks.clone(),
+        }
+    }
+
     pub fn shrink_to_fit(&mut self) {
         exact(&mut self.submission_types);
         exact(&mut self.tracks);

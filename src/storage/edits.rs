@@ -345,6 +345,8 @@ pub async fn run<T: ImportTx + ReadTx>(tx: &mut T, edits: &Edits) -> Result<Opti
             slug: event.slug.clone(),
             hash: event.hash,
             body: event.body.clone(),
+            // Records rewritten, none added or removed.
+            record_counts: None,
             inserts: Vec::new(),
             updates: Vec::new(),
             moves: Vec::new(),
@@ -487,7 +489,7 @@ async fn edit_event<T: ReadTx>(
     let mut after = before.clone();
     for new in edited {
         if let Some(slot) = after.submissions.iter_mut().find(|s| s.code == new.code) {
-            *slot = new;
+            *slot = new.into();
         }
     }
     Ok(Some((records, before, after)))

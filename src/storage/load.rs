@@ -108,7 +108,10 @@ pub async fn run<T: ReadTx>(
             Read::Since(since) => {
                 let changed = tx.changed_records(row.id, since).await?;
                 let deleted = tx.deleted_records(row.id, since).await?;
-                let counts = tx.record_counts(row.id).await?;
+                let counts = match &row.record_counts {
+                    Some(kept) => super::records::parse_counts(kept)?,
+                    None => tx.record_counts(row.id).await?,
+                };
                 patches.push(EventPatch::new(&row.body, changed, deleted, counts)?);
             }
         }

@@ -85,6 +85,9 @@ pub struct EventWrite {
     /// Where each of `moves` was stored, in the same order (the feed puts
     /// them back without reading them: `changes::before_of`).
     pub moved_from: Vec<i64>,
+    /// How many records of each kind the event has after this write
+    /// (`records::counts_text`); `None`: as many as before.
+    pub record_counts: Option<String>,
     /// Records no longer in the event.
     pub deletes: Vec<(Kind, String)>,
 }
@@ -232,6 +235,7 @@ pub fn event(
         slug: event.slug.clone(),
         hash,
         body,
+        record_counts: Some(records::counts_text(event)),
         inserts,
         updates,
         moves,
@@ -339,22 +343,22 @@ mod tests {
             hash: records::fingerprint(&records::event_body(&before)),
         };
         let edits: [&dyn Fn(&mut Event); 5] = [
-            &|e| e.submissions[7].title = "Retitled".into(),
+            &|e| std::sync::Arc::make_mut(&mut e.submissions[7]).title = "Retitled".into(),
             &|e| {
                 e.submissions.remove(3);
                 e.answers.remove(10);
                 e.reviews.remove(0);
             },
             &|e| {
-                let mut copy = e.submissions[0].clone();
+                let mut copy = crate::model::Submission::clone(&e.submissions[0]);
                 copy.code = "NEWCODE".into();
-                e.submissions.insert(5, copy);
+                e.submissions.insert(5, copy.into());
                 e.speakers.swap(0, 1);
             },
             &|e| {
                 e.email = "renamed@example.org".into();
                 e.tags.pop();
-                e.submissions[1].title = "Also retitled".into();
+                std::sync::Arc::make_mut(&mut e.submissions[1]).title = "Also retitled".into();
             },
             &|e| {
                 e.submissions.reverse();

@@ -125,7 +125,8 @@ impl ReadTx for Tx {
 
     async fn events(&mut self) -> Result<Vec<EventRow>> {
         Ok(sqlx::query_as(
-            "SELECT id, slug, generation, body::text AS body FROM events ORDER BY slug",
+            "SELECT id, slug, generation, body::text AS body, record_counts \
+             FROM events ORDER BY slug",
         )
         .fetch_all(&mut *self.0)
         .await?)
@@ -309,26 +310,29 @@ impl ImportTx for Tx {
             Some(id) => {
                 sqlx::query(
                     "UPDATE events SET slug = $1, slug_lower = lower($1), generation = $2, \
-                     hash = $3, body = $4::json WHERE id = $5",
+                     hash = $3, body = $4::json, record_counts = COALESCE($6, record_counts) \
+                     WHERE id = $5",
                 )
                 .bind(&write.slug)
                 .bind(generation)
                 .bind(write.hash)
                 .bind(&write.body)
                 .bind(id)
+                .bind(&write.record_counts)
                 .execute(&mut *self.0)
                 .await?;
                 id
             }
             None => {
                 sqlx::query_scalar(
-                    "INSERT INTO events (slug, slug_lower, generation, hash, body) \
-                     VALUES ($1, lower($1), $2, $3, $4::json) RETURNING id",
+                    "INSERT INTO events (slug, slug_lower, generation, hash, body, record_counts) \
+                     VALUES ($1, lower($1), $2, $3, $4::json, $5) RETURNING id",
                 )
                 .bind(&write.slug)
                 .bind(generation)
                 .bind(write.hash)
                 .bind(&write.body)
+                .bind(&write.record_counts)
                 .fetch_one(&mut *self.0)
                 .await?
             }

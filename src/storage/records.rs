@@ -8,6 +8,7 @@
 //! dataset's nested order is part of what `export` gives back.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -29,6 +30,9 @@ pub struct EventRow {
     pub slug: String,
     pub generation: i64,
     pub body: String,
+    /// How many records of each kind the event has (`counts_text`), where
+    /// the import that wrote the event kept it.
+    pub record_counts: Option<String>,
 }
 
 /// A record written after some generation: its body only when the body
@@ -121,6 +125,39 @@ impl Kind {
     }
 }
 
+/// How many records of each kind `event` is stored as, as the events
+/// table keeps it (a JSON object by kind).
+pub fn counts_text(event: &Event) -> String {
+    let counts: serde_json::Map<String, serde_json::Value> = [
+        (Kind::SubmissionType, event.submission_types.len()),
+        (Kind::Track, event.tracks.len()),
+        (Kind::Room, event.rooms.len()),
+        (Kind::Tag, event.tags.len()),
+        (Kind::Question, event.questions.len()),
+        (Kind::Speaker, event.speakers.len()),
+        (Kind::Submission, event.submissions.len()),
+        (Kind::Answer, event.answers.len()),
+        (Kind::Review, event.reviews.len()),
+    ]
+    .into_iter()
+    .map(|(kind, count)| (kind.as_str().to_string(), count.into()))
+    .collect();
+    serde_json::Value::Object(counts).to_string()
+}
+
+/// The counts `counts_text` wrote.
+pub fn parse_counts(text: &str) -> Result<Vec<CountRow>, StoreError> {
+    let corrupt = || StoreError::Corrupt(format!("stored record counts cannot be read: {text}"));
+    let counts: HashMap<String, i64> = serde_json::from_str(text).map_err(|_| corrupt())?;
+    counts
+        .into_iter()
+        .map(|(kind, count)| {
+            let kind = Kind::from_name(&kind).ok_or_else(corrupt)?;
+            Ok(CountRow { kind, count })
+        })
+        .collect()
+}
+
 /// One item ready to be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
@@ -141,6 +178,14 @@ pub fn fingerprint(body: &str) -> i64 {
 pub trait Keyed {
     const KIND: Kind;
     fn key(&self) -> String;
+}
+
+/// A shared record (the event's big lists hold them so) is keyed as itself.
+impl<T: Keyed> Keyed for Arc<T> {
+    const KIND: Kind = T::KIND;
+    fn key(&self) -> String {
+        T::key(self)
+    }
 }
 
 macro_rules! keyed {
@@ -366,10 +411,10 @@ pub struct EventPatch {
 /// An event's big lists in the store's order, where a replica holds them
 /// in another (`EventData::serving`): a patch's positions are the store's.
 pub struct InStoredOrder<'a> {
-    pub submissions: Vec<&'a Submission>,
-    pub speakers: Vec<&'a SpeakerProfile>,
-    pub answers: Vec<&'a Answer>,
-    pub reviews: Vec<&'a Review>,
+    pub submissions: Vec<&'a Arc<Submission>>,
+    pub speakers: Vec<&'a Arc<SpeakerProfile>>,
+    pub answers: Vec<&'a Arc<Answer>>,
+    pub reviews: Vec<&'a Arc<Review>>,
 }
 
 impl<'a> InStoredOrder<'a> {
@@ -484,19 +529,72 @@ impl EventPatch {
         at: &PagePlaces,
     ) -> Result<Option<Event>, StoreError> {
         let mut event = adds_up!(self.with_small_lists(base)?);
-        let anywhere = |_: &SpeakerProfile, _: &SpeakerProfile| true;
+        let anywhere = |_: &Arc<SpeakerProfile>, _: &Arc<SpeakerProfile>| true;
         event.speakers = adds_up!(self.list_in_place(&base.speakers, &at.speakers, anywhere)?);
-        let same_speakers = |old: &Submission, new: &Submission| old.speakers == new.speakers;
+        let same_speakers =
+            |old: &Arc<Submission>, new: &Arc<Submission>| old.speakers == new.speakers;
         event.submissions =
             adds_up!(self.list_in_place(&base.submissions, &at.submissions, same_speakers)?);
-        let same_owner = |old: &Answer, new: &Answer| {
+        let same_owner = |old: &Arc<Answer>, new: &Arc<Answer>| {
             old.submission == new.submission && old.person == new.person
         };
         event.answers = adds_up!(self.list_in_place(&base.answers, &at.answers, same_owner)?);
-        let same_submission = |old: &Review, new: &Review| old.submission == new.submission;
+        let same_submission =
+            |old: &Arc<Review>, new: &Arc<Review>| old.submission == new.submission;
         event.reviews =
             adds_up!(self.list_in_place(&base.reviews, &at.reviews, same_submission)?);
         Ok(Some(event))
+    }
+
+    /// The submissions a patch rewrites, each with its place in `base`
+    /// (kept in page order, as for `apply_in_place`), when that is all the
+    /// patch does: the event's own record and every other list as `base`
+    /// has them, no submission added, removed or moved. A re-import or
+    /// sync that edits a few submissions is this; the replica then keeps
+    /// everything else it holds (`EventData::with_submissions_rewritten`).
+    /// `None` for any other patch, or one that does not add up.
+    pub fn rewritten_submissions(
+        &self,
+        base: &Event,
+        at: &PagePlaces,
+    ) -> Result<Option<Vec<(usize, Arc<Submission>)>>, StoreError> {
+        let submission = Kind::Submission as usize;
+        let others_untouched = (0..self.changed.len())
+            .filter(|&kind| kind != submission)
+            .all(|kind| self.changed[kind].is_empty() && self.deleted[kind].is_empty());
+        let submissions = &base.submissions;
+        if !others_untouched
+            || !self.deleted[submission].is_empty()
+            || self.counts[submission] != submissions.len()
+            || at.submissions.len() != submissions.len()
+            || self.counts[Kind::Speaker as usize] != base.speakers.len()
+            || self.counts[Kind::Answer as usize] != base.answers.len()
+            || self.counts[Kind::Review as usize] != base.reviews.len()
+        {
+            return Ok(None);
+        }
+        let head = adds_up!(self.with_small_lists(base)?);
+        if head != base.without_records() {
+            return Ok(None);
+        }
+        let mut rewritten = Vec::with_capacity(self.changed[submission].len());
+        for (key, (position, body)) in &self.changed[submission] {
+            let place = usize::try_from(*position)
+                .ok()
+                .and_then(|p| at.submissions.get(p).copied());
+            let Some(place) = place.filter(|&place| submissions[place].code == key.as_str()) else {
+                return Ok(None);
+            };
+            // Without a body the record was written again unchanged.
+            if let Some(body) = body {
+                let item: Arc<Submission> = parse("submission", body)?;
+                if item.code != submissions[place].code {
+                    return Ok(None);
+                }
+                rewritten.push((place, item));
+            }
+        }
+        Ok(Some(rewritten))
     }
 
     /// The event's own record read anew, with `base`'s small lists (types,

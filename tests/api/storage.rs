@@ -97,7 +97,7 @@ async fn an_imported_files_digest_is_forgotten_by_any_other_write() {
     // Another import of one of its events, without a digest (sync, or a
     // program using the library): forgotten, and the file writes again.
     let mut changed = democon();
-    changed.events[0].submissions[5].title = "A new title".into();
+    std::sync::Arc::make_mut(&mut changed.events[0].submissions[5]).title = "A new title".into();
     store.import(&changed, None).await.unwrap();
     assert_eq!(remembered().await, None);
     assert_eq!(restore().await.records_written, 2);
@@ -106,7 +106,8 @@ async fn an_imported_files_digest_is_forgotten_by_any_other_write() {
     let mut other = democon();
     other.users.clear();
     other.events.remove(0);
-    other.events[0].submissions[0].title = "Changed elsewhere".into();
+    std::sync::Arc::make_mut(&mut other.events[0].submissions[0]).title =
+        "Changed elsewhere".into();
     let other_digest = storage::import_digest(&[b"another file"], ImportOptions::default());
     let done = store
         .import_with(
@@ -166,7 +167,7 @@ async fn one_changed_submission_rewrites_its_record_and_its_event_only() {
     let before = store.load(&Default::default()).await.unwrap();
 
     let mut changed = democon();
-    changed.events[0].submissions[5].title = "A new title".into();
+    std::sync::Arc::make_mut(&mut changed.events[0].submissions[5]).title = "A new title".into();
     let summary = store.import(&changed, None).await.unwrap();
     // The submission's record, and the event's own row (its generation).
     assert_eq!(summary.records_written, 2);
@@ -200,7 +201,7 @@ fn sorted(mut dataset: Dataset) -> Dataset {
 
 /// Removes the event's first submission with its reviews and answers.
 fn remove_first_submission(event: &mut confapi::model::Event) {
-    let gone = event.submissions.remove(0).code;
+    let gone = event.submissions.remove(0).code.clone();
     event.reviews.retain(|r| r.submission != gone);
     let reviews: Vec<i64> = event.reviews.iter().map(|r| r.id).collect();
     event.answers.retain(|a| {
@@ -259,10 +260,10 @@ async fn a_replica_reads_only_the_records_changed_since_its_snapshot() {
     let mut changed = democon();
     let event = &mut changed.events[0];
     remove_first_submission(event);
-    event.submissions[2].title = "A new title".into();
-    let mut new = event.submissions[3].clone();
+    std::sync::Arc::make_mut(&mut event.submissions[2]).title = "A new title".into();
+    let mut new = confapi::model::Submission::clone(&event.submissions[3]);
     new.code = "ZZNEW9".into();
-    event.submissions.push(new);
+    event.submissions.push(new.into());
     event.tags.reverse();
     event.name = confapi::model::I18n::en("Renamed");
     changed.users[0].name = "Renamed User".into();
@@ -424,7 +425,7 @@ async fn a_patch_applies_to_the_serving_snapshot_with_its_lists_in_page_order() 
         .collect();
     let serving_reviews: Vec<i64> = serving.event.reviews.iter().map(|r| r.id).collect();
     assert_ne!(serving_reviews, stored_reviews, "nor its reviews");
-    let codes = |subs: &[&confapi::model::Submission]| -> Vec<String> {
+    let codes = |subs: &[&std::sync::Arc<confapi::model::Submission>]| -> Vec<String> {
         subs.iter().map(|s| s.code.to_string()).collect()
     };
     let stored_subs: Vec<_> = before.changed_events[0].submissions.iter().collect();
@@ -439,20 +440,20 @@ async fn a_patch_applies_to_the_serving_snapshot_with_its_lists_in_page_order() 
     let mut changed = democon();
     let event = &mut changed.events[0];
     let last = event.answers.len() - 1;
-    event.answers[last].answer = "A changed answer".into();
-    let mut new = event.answers[0].clone();
+    std::sync::Arc::make_mut(&mut event.answers[last]).answer = "A changed answer".into();
+    let mut new = confapi::model::Answer::clone(&event.answers[0]);
     new.id = 999_001;
     new.answer = "A new answer".into();
-    event.answers.insert(1, new);
+    event.answers.insert(1, new.into());
     event.answers.remove(2);
     let last = event.reviews.len() - 1;
-    event.reviews[last].text = "A changed review".into();
+    std::sync::Arc::make_mut(&mut event.reviews[last]).text = "A changed review".into();
     event.reviews.remove(0);
     let last = event.submissions.len() - 1;
-    event.submissions[last].title = "A changed title".into();
-    event.submissions[0].abstract_ = "A changed abstract".into();
+    std::sync::Arc::make_mut(&mut event.submissions[last]).title = "A changed title".into();
+    std::sync::Arc::make_mut(&mut event.submissions[0]).abstract_ = "A changed abstract".into();
     let last = event.speakers.len() - 1;
-    event.speakers[last].biography = "A changed biography".into();
+    std::sync::Arc::make_mut(&mut event.speakers[last]).biography = "A changed biography".into();
     store.import(&changed, None).await.unwrap();
 
     let mut after = store.load(&held).await.unwrap();
@@ -489,7 +490,7 @@ async fn a_patch_applies_to_the_serving_snapshot_with_its_lists_in_page_order() 
 /// snapshot of the event as stored, list for list and place for place.
 #[tokio::test]
 async fn a_patch_that_only_rewrites_records_keeps_the_serving_snapshots_page_order() {
-    use confapi::cache::apply_patch;
+    use confapi::cache::{apply_patch, Patched};
     use confapi::domain::catalog::EventData;
     let (_db, store, before, held) = democon_held().await;
     let serving = EventData::serving(before.changed_events[0].clone());
@@ -507,15 +508,15 @@ async fn a_patch_that_only_rewrites_records_keeps_the_serving_snapshots_page_ord
 
     let mut rewritten = democon();
     let event = &mut rewritten.events[0];
-    event.answers[5].answer = "A changed answer".into();
-    event.reviews[7].text = "A changed review".into();
-    event.submissions[3].title = "A changed title".into();
-    event.speakers[2].biography = "A changed biography".into();
+    std::sync::Arc::make_mut(&mut event.answers[5]).answer = "A changed answer".into();
+    std::sync::Arc::make_mut(&mut event.reviews[7]).text = "A changed review".into();
+    std::sync::Arc::make_mut(&mut event.submissions[3]).title = "A changed title".into();
+    std::sync::Arc::make_mut(&mut event.speakers[2]).biography = "A changed biography".into();
     event.name = confapi::model::I18n::en("Renamed");
     store.import(&rewritten, None).await.unwrap();
     let patch = store.load(&held).await.unwrap().patches.remove(0);
-    let (patched, in_place) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
-    assert!(in_place, "nothing moved");
+    let (patched, how) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert_eq!(how, Patched::InPlace, "nothing moved");
     same(&patched, &as_stored().await);
     assert_eq!(
         patched
@@ -534,12 +535,15 @@ async fn a_patch_that_only_rewrites_records_keeps_the_serving_snapshots_page_ord
         .iter()
         .position(|s| s.speakers.len() > 1)
         .unwrap();
-    event.submissions[two].speakers.reverse();
+    std::sync::Arc::make_mut(&mut event.submissions[two])
+        .speakers
+        .reverse();
     store.import(&reordered, None).await.unwrap();
     let patch = store.load(&held).await.unwrap().patches.remove(0);
-    let (patched, in_place) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
-    assert!(
-        !in_place,
+    let (patched, how) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert_eq!(
+        how,
+        Patched::Reordered,
         "a submission's speakers decide where profiles go"
     );
     same(&patched, &as_stored().await);
@@ -548,8 +552,117 @@ async fn a_patch_that_only_rewrites_records_keeps_the_serving_snapshots_page_ord
     moved.events[0].reviews.swap(0, 1);
     store.import(&moved, None).await.unwrap();
     let patch = store.load(&held).await.unwrap().patches.remove(0);
-    let (patched, in_place) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
-    assert!(!in_place, "two reviews moved in the store");
+    let (patched, how) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert_eq!(how, Patched::Reordered, "two reviews moved in the store");
+    same(&patched, &as_stored().await);
+}
+
+/// A patch that rewrites only submissions, in nothing an index reads (their
+/// texts, their duration), gives a snapshot that shares every other record
+/// and every index with the one it patched, and is the snapshot of the
+/// event as stored, index for index; one that changes a submission's state
+/// (which decides what the public sees), or the event's own record, builds
+/// the indexes anew.
+#[tokio::test]
+async fn a_patch_that_rewrites_only_submission_texts_keeps_the_snapshots_indexes() {
+    use confapi::cache::{apply_patch, Patched};
+    use confapi::domain::catalog::EventData;
+    use confapi::model::SubmissionState;
+    use std::sync::Arc;
+    let (_db, store, before, held) = democon_held().await;
+    let serving = EventData::serving(before.changed_events[0].clone());
+    let as_stored = || async {
+        let stored = store.export(&["democon".into()]).await.unwrap();
+        EventData::serving(stored.events[0].clone())
+    };
+    // Every record and every index, as built from the store.
+    let same = |got: &EventData, want: &EventData| {
+        assert_eq!(format!("{got:#?}"), format!("{want:#?}"));
+    };
+
+    let mut edited = democon();
+    let event = &mut edited.events[0];
+    Arc::make_mut(&mut event.submissions[3]).title = "A changed title".into();
+    Arc::make_mut(&mut event.submissions[4]).abstract_ = "A changed abstract".into();
+    let last = event.submissions.len() - 1;
+    let submission = Arc::make_mut(&mut event.submissions[last]);
+    submission.internal_notes = "Changed notes".into();
+    submission.duration = Some(17);
+    store.import(&edited, None).await.unwrap();
+    let patch = store.load(&held).await.unwrap().patches.remove(0);
+    assert_eq!(patch.bodies(), 3);
+    let (patched, how) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert_eq!(how, Patched::Shared);
+    same(&patched, &as_stored().await);
+    let unchanged = |list: &[Arc<confapi::model::Submission>]| {
+        list.iter()
+            .position(|s| s.title != "A changed title" && s.abstract_ != "A changed abstract")
+            .unwrap()
+    };
+    let kept = unchanged(&serving.event.submissions);
+    assert!(Arc::ptr_eq(
+        &patched.event.submissions[kept],
+        &serving.event.submissions[kept]
+    ));
+    assert!(Arc::ptr_eq(
+        &patched.event.answers[0],
+        &serving.event.answers[0]
+    ));
+    assert_eq!(
+        serving
+            .event
+            .submissions
+            .iter()
+            .filter(|s| s.title == "A changed title")
+            .count(),
+        0,
+        "the snapshot patched is left as it was"
+    );
+
+    // Against the snapshot just made: a public talk's state decides what
+    // the public sees.
+    let held = storage::Held {
+        events: store
+            .load(&Default::default())
+            .await
+            .unwrap()
+            .event_versions
+            .into_iter()
+            .collect(),
+        ..held
+    };
+    let serving = patched;
+    let talk = &serving.event.submissions[serving.public_talks_by_code[0]].code;
+    let talk = edited.events[0]
+        .submissions
+        .iter()
+        .position(|s| &s.code == talk)
+        .unwrap();
+    Arc::make_mut(&mut edited.events[0].submissions[talk]).state = SubmissionState::Accepted;
+    store.import(&edited, None).await.unwrap();
+    let patch = store.load(&held).await.unwrap().patches.remove(0);
+    let (patched, how) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert_eq!(how, Patched::InPlace, "a state is indexed");
+    same(&patched, &as_stored().await);
+
+    // And the event's own record is read by every view.
+    let held = storage::Held {
+        events: store
+            .load(&Default::default())
+            .await
+            .unwrap()
+            .event_versions
+            .into_iter()
+            .collect(),
+        ..held
+    };
+    let serving = patched;
+    Arc::make_mut(&mut edited.events[0].submissions[3]).title = "Retitled".into();
+    edited.events[0].name = confapi::model::I18n::en("Renamed");
+    store.import(&edited, None).await.unwrap();
+    let patch = store.load(&held).await.unwrap().patches.remove(0);
+    let (patched, how) = apply_patch(&patch, &serving).unwrap().expect("it adds up");
+    assert_eq!(how, Patched::InPlace, "the event renamed");
     same(&patched, &as_stored().await);
 }
 
@@ -864,8 +977,10 @@ fn an_import_killed_at_any_moment_leaves_the_previous_data_whole() {
     });
     // Every submission changed: a half-written import would show a mix.
     let mut new = old.clone();
-    for submission in &mut new.events[0].submissions {
-        submission.title.push_str(" (revised)");
+    for submission in new.events[0].submissions.iter_mut() {
+        std::sync::Arc::make_mut(submission)
+            .title
+            .push_str(" (revised)");
     }
     let old_file = write("old.json", &old);
     let new_file = write("new.json", &new);

@@ -140,7 +140,7 @@ async fn requests_never_query_the_database() {
 
     // A change bumps the generation: the next poll reloads, once.
     let mut changed = dataset.clone();
-    changed.events[0].submissions[0]
+    std::sync::Arc::make_mut(&mut changed.events[0].submissions[0])
         .title
         .push_str(" (updated)");
     inner.import(&changed, None).await.unwrap();
@@ -177,7 +177,7 @@ async fn a_replaced_snapshot_is_freed_once_its_last_request_is_done() {
         submission.unwrap().title.clone()
     };
     let old_title = title_of(&in_flight);
-    dataset.events[0].submissions[0].title = "Changed".into();
+    std::sync::Arc::make_mut(&mut dataset.events[0].submissions[0]).title = "Changed".into();
     store.import(&dataset, None).await.unwrap();
     cache.refresh().await.unwrap();
     let current = cache.current().unwrap();

@@ -77,7 +77,7 @@ pub struct DemoLogin {
 /// what pretalx's v1 API shows is at its defaults (not written).
 pub fn portable(dataset: &mut Dataset) {
     for event in &mut dataset.events {
-        for submission in &mut event.submissions {
+        for submission in event.submissions.iter_mut().map(std::sync::Arc::make_mut) {
             submission.resources.retain(|r| r.is_public);
         }
         // The organiser and its teams' v1 fields (`teams/`).
@@ -116,7 +116,7 @@ fn clear_2026_fields(dataset: &mut Dataset) {
                 .iter_mut()
                 .for_each(|o| o.identifier = None);
         }
-        for submission in &mut event.submissions {
+        for submission in event.submissions.iter_mut().map(std::sync::Arc::make_mut) {
             (submission.updated, submission.attendee_signup) = (None, None);
             submission.invitations.clear();
         }

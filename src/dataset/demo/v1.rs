@@ -159,14 +159,14 @@ pub(super) fn clear(dataset: &mut Dataset) {
             (q.min_datetime, q.max_datetime) = (None, None);
             q.options.iter_mut().for_each(|o| o.position = None);
         }
-        for p in &mut event.speakers {
+        for p in event.speakers.iter_mut().map(std::sync::Arc::make_mut) {
             (p.has_arrived, p.internal_notes) = (false, String::new());
         }
-        for s in &mut event.submissions {
+        for s in event.submissions.iter_mut().map(std::sync::Arc::make_mut) {
             (s.invitation_token, s.review_code, s.access_code) = (None, None, None);
             s.resources.iter_mut().for_each(|r| r.id = None);
         }
-        for review in &mut event.reviews {
+        for review in event.reviews.iter_mut().map(std::sync::Arc::make_mut) {
             review.scores = Box::default();
         }
     }
@@ -227,7 +227,7 @@ fn fill_event(event: &mut Event, index: usize, rng: &mut Rng, ids: &mut Ids) {
     let last_day = event.date_to.unwrap_or(first_day);
     questions(event, &tz, first_day, last_day);
 
-    for profile in &mut event.speakers {
+    for profile in event.speakers.iter_mut().map(std::sync::Arc::make_mut) {
         profile.has_arrived = showcase && rng.f64() < 0.1;
         if rng.f64() < 0.12 {
             profile.internal_notes = SPEAKER_NOTES[rng.usize(..SPEAKER_NOTES.len())].to_string();
@@ -236,7 +236,7 @@ fn fill_event(event: &mut Event, index: usize, rng: &mut Rng, ids: &mut Ids) {
     // pretalx gives every submission an invitation token and a review code;
     // a few were made with the event's access code.
     let access_code = index as i64 + 1;
-    for submission in &mut event.submissions {
+    for submission in event.submissions.iter_mut().map(std::sync::Arc::make_mut) {
         submission.invitation_token = Some(secret(rng));
         submission.review_code = Some(secret(rng));
         if rng.f64() < 0.04 {
@@ -333,7 +333,7 @@ fn scores(event: &mut Event, rng: &mut Rng, ids: &mut Ids) {
         .take(SCORED_SUBMISSIONS)
         .map(|s| (s.code.as_str(), s.track))
         .collect();
-    for review in &mut event.reviews {
+    for review in event.reviews.iter_mut().map(std::sync::Arc::make_mut) {
         let (Some(total), Some(track)) = (review.score, scored.get(review.submission.as_str()))
         else {
             continue;

@@ -61,7 +61,7 @@ mod tests {
             }]
         });
         let dataset = parse_value(&doc).expect("a valid document");
-        dataset.events[0].submissions[0].clone()
+        Submission::clone(&dataset.events[0].submissions[0])
     }
 
     fn with(old: &Submission, change: impl FnOnce(&mut serde_json::Value)) -> String {

@@ -4,7 +4,7 @@
 //! submission types, tracks, rooms and tags.
 
 use super::*;
-use crate::model::{FeedKind, Webhook};
+use crate::model::{share_each, FeedKind, Webhook};
 
 /// What records of one event may refer to.
 #[derive(Default)]
@@ -338,10 +338,10 @@ pub(super) fn event(
         rooms,
         tags,
         questions,
-        speakers,
-        submissions,
-        answers,
-        reviews,
+        speakers: share_each(speakers),
+        submissions: share_each(submissions),
+        answers: share_each(answers),
+        reviews: share_each(reviews),
         primary_color,
         logo,
         header_image,

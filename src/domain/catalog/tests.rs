@@ -61,15 +61,16 @@ fn the_serving_snapshot_keeps_its_lists_in_page_order_and_shows_the_same() {
 
     // The store's order is still known: patches, exports and the feed
     // read it.
-    let owned =
-        |items: Vec<&Submission>| -> Vec<Submission> { items.into_iter().cloned().collect() };
+    let owned = |items: Vec<&Arc<Submission>>| -> Vec<Arc<Submission>> {
+        items.into_iter().cloned().collect()
+    };
     assert_eq!(owned(serving.stored_submissions()), event.submissions);
     assert_eq!(owned(plain.stored_submissions()), event.submissions);
-    let back: Vec<SpeakerProfile> = serving.stored_speakers().into_iter().cloned().collect();
+    let back: Vec<Arc<SpeakerProfile>> = serving.stored_speakers().into_iter().cloned().collect();
     assert_eq!(back, event.speakers);
-    let back: Vec<Answer> = serving.stored_answers().into_iter().cloned().collect();
+    let back: Vec<Arc<Answer>> = serving.stored_answers().into_iter().cloned().collect();
     assert_eq!(back, event.answers);
-    let back: Vec<Review> = serving.stored_reviews().into_iter().cloned().collect();
+    let back: Vec<Arc<Review>> = serving.stored_reviews().into_iter().cloned().collect();
     assert_eq!(back, event.reviews);
     let code = |data: &EventData, i: SubmissionIx| data.event.submissions[i].code.to_string();
     let user = |data: &EventData, p: ProfileIx| data.event.speakers[p].user.to_string();

@@ -14,9 +14,9 @@ use super::super::DEMO_ORGANISER;
 use super::people::Staff;
 use super::{next_id, Generator};
 use crate::model::{
-    Availability, Break, Event, I18n, OtherReviews, ProposalVisibility, Question, QuestionOption,
-    QuestionRequired, QuestionTarget, QuestionVariant, ReviewPhase, Room, Schedule, SpeakerProfile,
-    SubmissionType, Tag, Timestamp, Track,
+    share_each, Availability, Break, Event, I18n, OtherReviews, ProposalVisibility, Question,
+    QuestionOption, QuestionRequired, QuestionTarget, QuestionVariant, ReviewPhase, Room, Schedule,
+    SpeakerProfile, SubmissionType, Tag, Timestamp, Track,
 };
 
 impl Generator {
@@ -301,10 +301,10 @@ impl Generator {
             rooms,
             tags,
             questions,
-            speakers,
-            submissions,
-            answers,
-            reviews,
+            speakers: share_each(speakers),
+            submissions: share_each(submissions),
+            answers: share_each(answers),
+            reviews: share_each(reviews),
             primary_color: (plan.kind == EventKind::Showcase).then(|| "#3AA57C".to_string()),
             logo: None,
             header_image: None,
