@@ -440,6 +440,9 @@ macro_rules! adds_up {
     };
 }
 
+/// A submission a patch rewrites, with its place in the replica's list.
+pub type Rewritten = (usize, Arc<Submission>);
+
 /// Where each record of an event's big lists, by stored position, is in a
 /// replica's copy kept in page order (`EventPatch::apply_in_place`).
 #[derive(Debug)]
@@ -557,7 +560,7 @@ impl EventPatch {
         &self,
         base: &Event,
         at: &PagePlaces,
-    ) -> Result<Option<Vec<(usize, Arc<Submission>)>>, StoreError> {
+    ) -> Result<Option<Vec<Rewritten>>, StoreError> {
         let submission = Kind::Submission as usize;
         let others_untouched = (0..self.changed.len())
             .filter(|&kind| kind != submission)
