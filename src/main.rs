@@ -145,7 +145,7 @@ enum Command {
         /// How often to ask the database whether an import has committed, in
         /// milliseconds; a committed import is served within about this long
         /// (plus the time to load what changed).
-        #[arg(long, env = "CONFAPI_POLL_INTERVAL_MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..))]
+        #[arg(long, env = "CONFAPI_POLL_INTERVAL_MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(10..))]
         poll_interval_ms: u64,
         /// Memory for rendered answers, in MiB (0: every request renders).
         #[arg(long, env = "CONFAPI_CACHE_MB", default_value_t = 192, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
@@ -505,6 +505,14 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             let Some(texts) = read_files(&files) else {
                 return Ok(ExitCode::FAILURE);
             };
+            let texts: Vec<Arc<String>> = texts.into_iter().map(Arc::new).collect();
+            // The outline of a single file (`dataset::outline`), taken on
+            // the other core from now on: an import of a text edit compares
+            // it, a whole import keeps it for the next one.
+            let mut outline = match (dry_run, texts.as_slice()) {
+                (false, [text]) => dataset::outline::Pending::start(Arc::clone(text)),
+                _ => dataset::outline::Pending::default(),
+            };
             // The same bytes as the import that left the stored data as it
             // is: nothing to parse, nothing to write.
             let options = storage::ImportOptions {
@@ -545,9 +553,10 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             if let (Some(store), [text]) = (&opened, texts.as_slice()) {
                 let digest = options.digest.unwrap_or_default();
                 let started = std::time::Instant::now();
-                let edited = storage::edits::import_file(store.as_ref(), text, digest)
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let edited =
+                    storage::edits::import_file(store.as_ref(), text, digest, &mut outline)
+                        .await
+                        .map_err(|e| e.to_string())?;
                 tracing::debug!(elapsed = ?started.elapsed(), whole = matches!(edited, storage::edits::Edited::Whole), "import: text edits tried");
                 if let storage::edits::Edited::Done(done) = edited {
                     let names = files
@@ -555,6 +564,9 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                         .map(|f| f.display().to_string())
                         .collect::<Vec<_>>()
                         .join(", ");
+                    // The process ends now: unmapping the text would only
+                    // delay the exit.
+                    std::mem::forget(texts);
                     if done.records_written == 0 {
                         eprintln!("{names}: nothing changed (generation {})", done.generation);
                     } else {
@@ -568,16 +580,10 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                     return Ok(ExitCode::SUCCESS);
                 }
             }
-            // The outline of a single file, for the next import of it, taken
-            // on the other core while this one validates.
-            let (parsed, outline) = std::thread::scope(|scope| {
-                let outline = (!dry_run && texts.len() == 1).then(|| {
-                    let text = texts[0].as_bytes();
-                    scope.spawn(move || dataset::outline::Outline::of(text))
-                });
-                let parsed = parse_datasets(&files, &texts);
-                (parsed, outline.and_then(|o| o.join().ok().flatten()))
-            });
+            let parsed = parse_datasets(
+                &files,
+                &texts.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+            );
             let Some(dataset) = parsed else {
                 return Ok(ExitCode::FAILURE);
             };
@@ -617,7 +623,7 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             if result.is_ok() {
                 storage::edits::keep_outline(
                     store.as_ref(),
-                    outline,
+                    outline.into_outline(),
                     &dataset,
                     options.digest.unwrap_or_default(),
                 )
@@ -729,7 +735,7 @@ fn progress(message: &str) -> Option<indicatif::ProgressBar> {
 /// file (with its JSON path) and returns None if there is any.
 fn read_datasets(files: &[PathBuf]) -> Option<Dataset> {
     let texts = read_files(files)?;
-    parse_datasets(files, &texts)
+    parse_datasets(files, &texts.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// Reads every file as text; prints each that cannot be read and returns
@@ -739,7 +745,7 @@ fn read_files(files: &[PathBuf]) -> Option<Vec<String>> {
     let mut texts = Vec::new();
     let mut failed = false;
     for file in files {
-        match std::fs::read_to_string(file) {
+        match dataset::read_text(file) {
             Ok(text) => texts.push(text),
             Err(err) => {
                 eprintln!("{}: cannot read: {err}", file.display());
@@ -752,7 +758,7 @@ fn read_files(files: &[PathBuf]) -> Option<Vec<String>> {
 }
 
 /// Validates and merges the texts of `files`, as `read_datasets`.
-fn parse_datasets(files: &[PathBuf], texts: &[String]) -> Option<Dataset> {
+fn parse_datasets(files: &[PathBuf], texts: &[&str]) -> Option<Dataset> {
     let mut merged = Dataset::default();
     let mut failed = false;
     for (file, text) in files.iter().zip(texts) {

@@ -52,6 +52,52 @@ pub struct ChangedSubmission {
     pub position: usize,
 }
 
+/// An outline taken on a thread of its own from the moment the text is
+/// read, waited for where it is first needed: the import of a text edit
+/// compares it (`storage::edits::import_file`) while the other core reads
+/// the file's digest, and a whole import keeps it (`keep_outline`) after
+/// validating on the other core.
+#[derive(Debug, Default)]
+pub struct Pending {
+    thread: Option<std::thread::JoinHandle<Option<Outline>>>,
+    outline: Option<Outline>,
+}
+
+impl Pending {
+    /// Starts taking the outline of `text`.
+    pub fn start(text: std::sync::Arc<String>) -> Pending {
+        Pending {
+            thread: Some(std::thread::spawn(move || Outline::of(text.as_bytes()))),
+            outline: None,
+        }
+    }
+
+    /// The outline of `text`, taken now.
+    pub fn of(text: &str) -> Pending {
+        Pending {
+            thread: None,
+            outline: Outline::of(text.as_bytes()),
+        }
+    }
+
+    /// The outline (None where the text has none), once taken.
+    pub fn get(&mut self) -> Option<&Outline> {
+        self.wait();
+        self.outline.as_ref()
+    }
+
+    pub fn into_outline(mut self) -> Option<Outline> {
+        self.wait();
+        self.outline
+    }
+
+    fn wait(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            self.outline = thread.join().ok().flatten();
+        }
+    }
+}
+
 impl Outline {
     /// The outline of `text`, or None where it cannot be read plainly.
     pub fn of(text: &[u8]) -> Option<Outline> {
@@ -241,8 +287,7 @@ impl<'a> Scanner<'a> {
         let start = self.at;
         match first {
             b'"' => return self.string(),
-            b'{' => self.object(|scan, _| scan.value().map(drop))?,
-            b'[' => self.array(|scan, _| scan.value().map(drop))?.len(),
+            b'{' | b'[' => return self.composite(),
             _ => {
                 // A number, true, false or null: up to the next delimiter.
                 let rest = &self.text[self.at..];
@@ -258,6 +303,43 @@ impl<'a> Scanner<'a> {
             }
         };
         Some(start..self.at)
+    }
+
+    /// An object's or array's span, found by counting brackets outside
+    /// strings, in one loop: most of a document is such values, whose
+    /// structure the outline does not read (twice as fast as walking their
+    /// members). It reads no grammar: the outline compares these spans'
+    /// bytes with those of a file the import validated whole, and anything
+    /// else differs from them.
+    fn composite(&mut self) -> Option<Range<usize>> {
+        let text = self.text;
+        let start = self.at;
+        let mut at = start;
+        let mut depth = 0usize;
+        loop {
+            match *text.get(at)? {
+                b'"' => {
+                    at += 1;
+                    loop {
+                        at += memchr::memchr2(b'"', b'\\', text.get(at..)?)?;
+                        if text[at] == b'"' {
+                            break;
+                        }
+                        at += 2;
+                    }
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.at = at + 1;
+                        return Some(start..self.at);
+                    }
+                }
+                _ => {}
+            }
+            at += 1;
+        }
     }
 
     /// An object, calling `member` for each key (its raw bytes, escapes
@@ -416,6 +498,37 @@ mod tests {
         assert_eq!(stored.events[1].frame, outline.events[1].frame);
         assert_eq!(stored.events[0].submissions, outline.events[0].submissions);
         assert_eq!(Outline::from_bytes(b"outline1"), None);
+    }
+
+    #[test]
+    fn spans_objects_and_arrays_whatever_their_strings_hold() {
+        let values = [
+            r#"{"a": "x\\", "b": ["]", "}", {"c": "\"{", "d": []}], "e": 1}"#,
+            r#"[[], {}, "\\\"]", [["["]], -1.5e3, true, null]"#,
+            r#"{}"#,
+            r#"[ ]"#,
+        ];
+        for value in values {
+            let text = format!("{value} , 2");
+            let mut scan = Scanner {
+                text: text.as_bytes(),
+                at: 0,
+                escaped: false,
+            };
+            let span = scan.value().expect("a value");
+            assert_eq!(&text[span], value);
+            let parsed: serde_json::Value = serde_json::from_str(value).expect("valid JSON");
+            assert!(parsed.is_object() || parsed.is_array());
+            assert_eq!(scan.peek(), Some(b','));
+        }
+        for unfinished in [r#"{"a": ["#, r#"["a\"]"#, r#"{"a": "b}"#] {
+            let mut scan = Scanner {
+                text: unfinished.as_bytes(),
+                at: 0,
+                escaped: false,
+            };
+            assert_eq!(scan.value(), None, "{unfinished}");
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@ use super::load::ReadTx;
 use super::plan::EventWrite;
 use super::records::{self, EventAssembler, Kind, Record};
 use super::{ImportSummary, Store, StoreError};
-use crate::dataset::outline::Outline;
+use crate::dataset::outline::{Outline, Pending};
 use crate::domain::catalog::EventData;
 use crate::domain::feed::{self, ChangedRecord, State};
 use crate::model::{Dataset, Event, Submission};
@@ -96,9 +96,14 @@ pub enum Edited {
     Whole,
 }
 
-/// Imports `text` (one file, whose `import_digest` is `digest`) by its
-/// changed submissions, if it can.
-pub async fn import_file(store: &dyn Store, text: &str, digest: u128) -> Result<Edited> {
+/// Imports `text` (one file, whose `import_digest` is `digest`, whose
+/// outline `outline` is taking) by its changed submissions, if it can.
+pub async fn import_file(
+    store: &dyn Store,
+    text: &str,
+    digest: u128,
+    outline: &mut Pending,
+) -> Result<Edited> {
     let Some(stored) = store.import_outline().await? else {
         return Ok(Edited::Whole);
     };
@@ -116,10 +121,10 @@ pub async fn import_file(store: &dyn Store, text: &str, digest: u128) -> Result<
         return Ok(Edited::Whole);
     };
     let started = std::time::Instant::now();
-    let Some(after) = Outline::of(text.as_bytes()) else {
+    let Some(after) = outline.get() else {
         return Ok(Edited::Whole);
     };
-    tracing::debug!(elapsed = ?started.elapsed(), "import: outline taken");
+    tracing::debug!(waited = ?started.elapsed(), "import: outline taken");
     let Some(changed) = after.changed_since(&before) else {
         return Ok(Edited::Whole);
     };

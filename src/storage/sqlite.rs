@@ -255,9 +255,16 @@ impl ReadTx for Tx {
     }
 
     async fn users(&mut self, since: i64) -> Result<Vec<User>> {
-        let mut rows = sqlx::query("SELECT body FROM users WHERE generation > ?1 ORDER BY code")
-            .bind(since)
-            .fetch(&mut *self.0);
+        // All of them in code order, or the few written since found by
+        // their generation and then sorted: SQLite, left to itself, walks
+        // every user in code order to skip the sort (70 ms for a reload
+        // of the 100,000-submission event that wrote no user).
+        let statement = if since < 0 {
+            "SELECT body FROM users WHERE generation > ?1 ORDER BY code"
+        } else {
+            "SELECT body FROM users WHERE generation > ?1 ORDER BY +code"
+        };
+        let mut rows = sqlx::query(statement).bind(since).fetch(&mut *self.0);
         let mut users = Vec::new();
         while let Some(row) = rows.try_next().await? {
             users.push(records::parse_user(row.try_get("body")?)?);

@@ -155,7 +155,8 @@ async fn anything_but_texts_or_a_stale_outline_takes_the_whole_path() {
     bad["events"][0]["submissions"][1]["title"] = json!(5);
     let text = serde_json::to_string(&bad).unwrap();
     let digest = confapi::storage::import_digest(&[text.as_bytes()], Default::default());
-    let edited = confapi::storage::edits::import_file(&*server.store, &text, digest)
+    let mut outline = confapi::dataset::outline::Pending::of(&text);
+    let edited = confapi::storage::edits::import_file(&*server.store, &text, digest, &mut outline)
         .await
         .unwrap();
     assert!(matches!(edited, confapi::storage::edits::Edited::Whole));

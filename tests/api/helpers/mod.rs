@@ -264,7 +264,8 @@ impl TestServer {
             .expect("digests")
             .is_none()
         {
-            match edits::import_file(&*self.store, &text, digest)
+            let mut outline = confapi::dataset::outline::Pending::of(&text);
+            match edits::import_file(&*self.store, &text, digest, &mut outline)
                 .await
                 .expect("edits")
             {
@@ -276,8 +277,7 @@ impl TestServer {
                         .import_with(&parsed, options, None)
                         .await
                         .expect("import");
-                    let outline = confapi::dataset::outline::Outline::of(text.as_bytes());
-                    edits::keep_outline(&*self.store, outline, &parsed, digest)
+                    edits::keep_outline(&*self.store, outline.into_outline(), &parsed, digest)
                         .await
                         .expect("outline kept");
                 }
