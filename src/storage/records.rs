@@ -362,10 +362,14 @@ impl EventAssembler {
             Kind::Room => e.rooms.push(parse("room", body)?),
             Kind::Tag => e.tags.push(parse("tag", body)?),
             Kind::Question => e.questions.push(parse("question", body)?),
-            Kind::Speaker => e.speakers.push(parse("speaker", body)?),
-            Kind::Submission => e.submissions.push(parse("submission", body)?),
-            Kind::Answer => e.answers.push(parse("answer", body)?),
-            Kind::Review => e.reviews.push(parse("review", body)?),
+            Kind::Speaker => e
+                .speakers
+                .push(Arc::new(parse::<SpeakerProfile>("speaker", body)?)),
+            Kind::Submission => e
+                .submissions
+                .push(Arc::new(parse::<Submission>("submission", body)?)),
+            Kind::Answer => e.answers.push(Arc::new(parse::<Answer>("answer", body)?)),
+            Kind::Review => e.reviews.push(Arc::new(parse::<Review>("review", body)?)),
         }
         Ok(())
     }

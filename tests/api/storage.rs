@@ -229,6 +229,21 @@ async fn removed_and_reordered_items_are_written_back_exactly() {
 
 /// democon imported, as a fresh replica loads it, and what that replica
 /// then holds (to load only what changes since).
+/// democon's snapshot as a replica reading the store in full serves it.
+async fn democon_served(store: &dyn storage::Store) -> confapi::domain::catalog::EventData {
+    let stored = store.export(&["democon".into()]).await.unwrap();
+    confapi::domain::catalog::EventData::serving(stored.events[0].clone())
+}
+
+/// What a replica that has read everything stored now holds.
+async fn held_now(store: &dyn storage::Store) -> storage::Held {
+    let loaded = store.load(&Default::default()).await.unwrap();
+    storage::Held {
+        events: loaded.event_versions.into_iter().collect(),
+        users: Some(loaded.version.generation),
+    }
+}
+
 async fn democon_held() -> (
     helpers::TestDatabase,
     std::sync::Arc<dyn storage::Store>,
@@ -494,10 +509,7 @@ async fn a_patch_that_only_rewrites_records_keeps_the_serving_snapshots_page_ord
     use confapi::domain::catalog::EventData;
     let (_db, store, before, held) = democon_held().await;
     let serving = EventData::serving(before.changed_events[0].clone());
-    let as_stored = || async {
-        let stored = store.export(&["democon".into()]).await.unwrap();
-        EventData::serving(stored.events[0].clone())
-    };
+    let as_stored = || democon_served(&*store);
     let same = |got: &EventData, want: &EventData| {
         assert_eq!(
             serde_json::to_value(&got.event).unwrap(),
@@ -571,10 +583,7 @@ async fn a_patch_that_rewrites_only_submission_texts_keeps_the_snapshots_indexes
     use std::sync::Arc;
     let (_db, store, before, held) = democon_held().await;
     let serving = EventData::serving(before.changed_events[0].clone());
-    let as_stored = || async {
-        let stored = store.export(&["democon".into()]).await.unwrap();
-        EventData::serving(stored.events[0].clone())
-    };
+    let as_stored = || democon_served(&*store);
     // Every record and every index, as built from the store.
     let same = |got: &EventData, want: &EventData| {
         assert_eq!(format!("{got:#?}"), format!("{want:#?}"));
@@ -621,16 +630,7 @@ async fn a_patch_that_rewrites_only_submission_texts_keeps_the_snapshots_indexes
 
     // Against the snapshot just made: a public talk's state decides what
     // the public sees.
-    let held = storage::Held {
-        events: store
-            .load(&Default::default())
-            .await
-            .unwrap()
-            .event_versions
-            .into_iter()
-            .collect(),
-        ..held
-    };
+    let held = held_now(&*store).await;
     let serving = patched;
     let talk = &serving.event.submissions[serving.public_talks_by_code[0]].code;
     let talk = edited.events[0]
@@ -646,16 +646,7 @@ async fn a_patch_that_rewrites_only_submission_texts_keeps_the_snapshots_indexes
     same(&patched, &as_stored().await);
 
     // And the event's own record is read by every view.
-    let held = storage::Held {
-        events: store
-            .load(&Default::default())
-            .await
-            .unwrap()
-            .event_versions
-            .into_iter()
-            .collect(),
-        ..held
-    };
+    let held = held_now(&*store).await;
     let serving = patched;
     Arc::make_mut(&mut edited.events[0].submissions[3]).title = "Retitled".into();
     edited.events[0].name = confapi::model::I18n::en("Renamed");
