@@ -123,25 +123,30 @@ impl Kind {
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.as_str() == name)
     }
+
+    /// How many records of this kind `event` has.
+    pub fn count_in(self, event: &Event) -> usize {
+        match self {
+            Kind::SubmissionType => event.submission_types.len(),
+            Kind::Track => event.tracks.len(),
+            Kind::Room => event.rooms.len(),
+            Kind::Tag => event.tags.len(),
+            Kind::Question => event.questions.len(),
+            Kind::Speaker => event.speakers.len(),
+            Kind::Submission => event.submissions.len(),
+            Kind::Answer => event.answers.len(),
+            Kind::Review => event.reviews.len(),
+        }
+    }
 }
 
 /// How many records of each kind `event` is stored as, as the events
 /// table keeps it (a JSON object by kind).
 pub fn counts_text(event: &Event) -> String {
-    let counts: serde_json::Map<String, serde_json::Value> = [
-        (Kind::SubmissionType, event.submission_types.len()),
-        (Kind::Track, event.tracks.len()),
-        (Kind::Room, event.rooms.len()),
-        (Kind::Tag, event.tags.len()),
-        (Kind::Question, event.questions.len()),
-        (Kind::Speaker, event.speakers.len()),
-        (Kind::Submission, event.submissions.len()),
-        (Kind::Answer, event.answers.len()),
-        (Kind::Review, event.reviews.len()),
-    ]
-    .into_iter()
-    .map(|(kind, count)| (kind.as_str().to_string(), count.into()))
-    .collect();
+    let counts: serde_json::Map<String, serde_json::Value> = Kind::ALL
+        .into_iter()
+        .map(|kind| (kind.as_str().to_string(), kind.count_in(event).into()))
+        .collect();
     serde_json::Value::Object(counts).to_string()
 }
 
@@ -565,43 +570,23 @@ impl EventPatch {
         base: &Event,
         at: &PagePlaces,
     ) -> Result<Option<Vec<Rewritten>>, StoreError> {
-        let submission = Kind::Submission as usize;
-        let others_untouched = (0..self.changed.len())
-            .filter(|&kind| kind != submission)
-            .all(|kind| self.changed[kind].is_empty() && self.deleted[kind].is_empty());
-        let submissions = &base.submissions;
-        if !others_untouched
-            || !self.deleted[submission].is_empty()
-            || self.counts[submission] != submissions.len()
-            || at.submissions.len() != submissions.len()
-            || self.counts[Kind::Speaker as usize] != base.speakers.len()
-            || self.counts[Kind::Answer as usize] != base.answers.len()
-            || self.counts[Kind::Review as usize] != base.reviews.len()
-        {
+        let others_untouched = Kind::ALL
+            .into_iter()
+            .filter(|&kind| kind != Kind::Submission)
+            .all(|kind| {
+                let k = kind as usize;
+                self.changed[k].is_empty()
+                    && self.deleted[k].is_empty()
+                    && self.counts[k] == kind.count_in(base)
+            });
+        if !others_untouched {
             return Ok(None);
         }
         let head = adds_up!(self.with_small_lists(base)?);
         if head != base.without_records() {
             return Ok(None);
         }
-        let mut rewritten = Vec::with_capacity(self.changed[submission].len());
-        for (key, (position, body)) in &self.changed[submission] {
-            let place = usize::try_from(*position)
-                .ok()
-                .and_then(|p| at.submissions.get(p).copied());
-            let Some(place) = place.filter(|&place| submissions[place].code == key.as_str()) else {
-                return Ok(None);
-            };
-            // Without a body the record was written again unchanged.
-            if let Some(body) = body {
-                let item: Arc<Submission> = parse("submission", body)?;
-                if item.code != submissions[place].code {
-                    return Ok(None);
-                }
-                rewritten.push((place, item));
-            }
-        }
-        Ok(Some(rewritten))
+        self.rewritten_in_place(&base.submissions, &at.submissions, |_, _| true)
     }
 
     /// The event's own record read anew, with `base`'s small lists (types,
@@ -627,6 +612,25 @@ impl EventPatch {
         places: &[usize],
         same_place: impl Fn(&T, &T) -> bool,
     ) -> Result<Option<Vec<T>>, StoreError> {
+        let rewritten = adds_up!(self.rewritten_in_place(base, places, same_place)?);
+        let mut items = base.to_vec();
+        for (place, item) in rewritten {
+            items[place] = item;
+        }
+        Ok(Some(items))
+    }
+
+    /// The records of one big list the patch rewrites, each with its place
+    /// in `base` (page order; `places` as for `list_in_place`), when the
+    /// patch only rewrites records of that list where they are: none
+    /// added, removed or moved, each rewritten one under its old key and
+    /// where `same_place` keeps it. `None` otherwise.
+    fn rewritten_in_place<T: Keyed + DeserializeOwned>(
+        &self,
+        base: &[T],
+        places: &[usize],
+        same_place: impl Fn(&T, &T) -> bool,
+    ) -> Result<Option<Vec<(usize, T)>>, StoreError> {
         let kind = T::KIND as usize;
         if !self.deleted[kind].is_empty()
             || self.counts[kind] != base.len()
@@ -634,7 +638,7 @@ impl EventPatch {
         {
             return Ok(None);
         }
-        let mut items = base.to_vec();
+        let mut rewritten = Vec::with_capacity(self.changed[kind].len());
         for (key, (position, body)) in &self.changed[kind] {
             // A record at another position than before was added or moved.
             let Some(&place) = usize::try_from(*position).ok().and_then(|p| places.get(p)) else {
@@ -643,15 +647,16 @@ impl EventPatch {
             if base[place].key() != *key {
                 return Ok(None);
             }
+            // Without a body the record was written again unchanged.
             if let Some(body) = body {
                 let item: T = parse(T::KIND.as_str(), body)?;
                 if item.key() != *key || !same_place(&base[place], &item) {
                     return Ok(None);
                 }
-                items[place] = item;
+                rewritten.push((place, item));
             }
         }
-        Ok(Some(items))
+        Ok(Some(rewritten))
     }
 
     /// A list as stored now, from the replica's `base` in the store's order.
