@@ -382,6 +382,10 @@ def main():
         oracle.stop()
         oracle = Oracle(changed_path)
         proxy.upstream = oracle.url
+        feed_url = f"{server.url}/api/events/{changed['events'][0]['slug']}/changes/"
+        feed_request = urllib.request.Request(feed_url, headers={"Authorization": f"Token {token}"})
+        with urllib.request.urlopen(feed_request, timeout=10) as response:
+            generation = json.load(response)["generation"]
         status, out = sync()
         # The submission's record, plus the event's own row (its generation).
         written = re.search(r"(\d+) record\(s\) written", out)
@@ -399,6 +403,19 @@ def main():
                 break
             time.sleep(0.02)
         check("... and the mirror serves the change within a second", title == target["title"], title)
+        # One feed item, naming that submission only (as a submission and,
+        # where it is one, a talk): a sync's feed is the difference of the
+        # lists, as an import's is.
+        feed_request = urllib.request.Request(f"{feed_url}?since={generation}",
+                                              headers={"Authorization": f"Token {token}"})
+        with urllib.request.urlopen(feed_request, timeout=10) as response:
+            feed = json.load(response)
+        changes = [change for item in feed["results"] for change in item["changes"]]
+        check("... and the feed has one item, that submission updated",
+              len(feed["results"]) == 1 and changes
+              and all(change.get("code") == target["code"] and change["action"] == "updated"
+                      and change["kind"] in ("submission", "talk") for change in changes),
+              json.dumps(feed))
 
         # An event the token may not read (pretalx binds tokens to events,
         # but lists every event of the user's teams): skipped, and deleted
