@@ -31,6 +31,34 @@ fn export(url: &str) -> Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// One generation's rows of the change feed as (event, audience, body),
+/// sorted, without when they were committed.
+type FeedRows = Vec<(String, String, Vec<u8>)>;
+
+/// The stored change feed, generation by generation.
+fn feed(url: &str) -> Vec<(i64, FeedRows)> {
+    let rows = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let store = storage::open(url).await.unwrap();
+        let version = store.version().await.unwrap();
+        store.changes(0, version.generation).await.unwrap().rows
+    });
+    let mut by_generation: Vec<(i64, FeedRows)> = Vec::new();
+    for row in rows {
+        if by_generation
+            .last()
+            .is_none_or(|(g, _)| *g != row.generation)
+        {
+            by_generation.push((row.generation, Vec::new()));
+        }
+        let rows = &mut by_generation.last_mut().unwrap().1;
+        rows.push((row.event, row.audience, row.body));
+    }
+    for (_, rows) in &mut by_generation {
+        rows.sort();
+    }
+    by_generation
+}
+
 #[tokio::test]
 async fn an_unchanged_reimport_writes_nothing_and_keeps_the_generation() {
     let db = helpers::TestDatabase::new();
@@ -948,8 +976,8 @@ async fn event_slugs(server: &helpers::TestServer) -> Vec<String> {
 }
 
 /// `kill -9` of an import at random moments: afterwards the database holds
-/// the previous data or the new data, whole, never a mix, and a new import
-/// works.
+/// the previous data or the new data, whole, never a mix, with the change
+/// feed of exactly the imports that committed; and a new import works.
 #[test]
 fn an_import_killed_at_any_moment_leaves_the_previous_data_whole() {
     let db = helpers::TestDatabase::new();
@@ -993,24 +1021,49 @@ fn an_import_killed_at_any_moment_leaves_the_previous_data_whole() {
     let full = started.elapsed();
     assert_eq!(export(&db.url), new_export);
     assert!(import(&old_file).wait().unwrap().success());
+    // Generations 1 to 3: old, new, old. What the feed of a committed
+    // import of the new data, and of the old again, holds.
+    let setup_feed = feed(&db.url);
+    assert_eq!(
+        setup_feed.iter().map(|(g, _)| *g).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let to_new = setup_feed[1].1.clone();
+    let to_old = setup_feed[2].1.clone();
+    assert!(!to_new.is_empty() && !to_old.is_empty());
 
     let mut killed_before_commit = 0;
-    for trial in 0..6 {
+    // The last trials kill about when a whole import ends: those commit
+    // more often than not.
+    for trial in 0..8 {
+        let feed_before = feed(&db.url);
         let mut child = import(&new_file);
         let delay = full.mul_f64(0.1 + 0.15 * trial as f64);
         std::thread::sleep(delay);
         let _ = child.kill(); // SIGKILL
         child.wait().unwrap();
         let now = export(&db.url);
+        let feed_now = feed(&db.url);
         if now == old_export {
             killed_before_commit += 1;
+            assert_eq!(feed_now, feed_before, "trial {trial}: the feed changed");
         } else {
             assert_eq!(
                 now, new_export,
                 "trial {trial}: neither the old nor the new data"
             );
+            let generation = feed_before.last().unwrap().0 + 1;
+            let mut expected = feed_before.clone();
+            expected.push((generation, to_new.clone()));
+            assert_eq!(feed_now, expected, "trial {trial}: not the new data's feed");
             assert!(import(&old_file).wait().unwrap().success());
             assert_eq!(export(&db.url), old_export);
+            expected.push((generation + 1, to_old.clone()));
+            assert_eq!(
+                feed(&db.url),
+                expected,
+                "trial {trial}: not the old data's feed"
+            );
         }
     }
     assert!(
