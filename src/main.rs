@@ -125,6 +125,19 @@ enum Command {
         /// upstream, besides the system's and webpki's roots.
         #[arg(long, env = "CONFAPI_SYNC_CA_CERT", value_name = "FILE")]
         ca_cert: Option<PathBuf>,
+        /// The largest answer read from the upstream, in bytes, counted
+        /// decompressed; a larger one fails the round at once.
+        #[arg(long, value_name = "BYTES", default_value_t = confapi::sync::client::DEFAULT_MAX_BODY,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        max_response_size: u64,
+        /// How long one round may read the upstream, retries included (e.g.
+        /// 90s, 30m); past it the round fails and nothing changes.
+        #[arg(long, value_parser = confapi::sync::parse_interval, default_value = "30m")]
+        round_timeout: std::time::Duration,
+        /// A host (besides the upstream's own) that the upstream's
+        /// redirects may lead to; may be given more than once.
+        #[arg(long = "allow-redirect-host", value_name = "HOST")]
+        redirect_hosts: Vec<String>,
     },
     /// Serve the API.
     Serve {
@@ -371,6 +384,9 @@ async fn run(command: Command) -> Result<ExitCode, String> {
             api,
             organiser,
             ca_cert,
+            max_response_size,
+            round_timeout,
+            redirect_hosts,
         } => {
             // Before anything is opened or requested: a wrong file is a
             // setup error, not a failed round.
@@ -400,6 +416,9 @@ async fn run(command: Command) -> Result<ExitCode, String> {
                 api,
                 organiser,
                 ca_certs,
+                max_body: max_response_size,
+                round_timeout,
+                redirect_hosts,
             };
             let store = db.open(true).await?;
             sync_rounds(&options, store.as_ref(), every).await

@@ -2,6 +2,12 @@
 //! errors that name the URL. The token goes only into the `Authorization`
 //! header; it is never part of a URL, a message or a log line.
 //!
+//! What an upstream sends is bounded (`Limits`): no body is read past
+//! `max_body` bytes (decompressed, so a gzip bomb is caught like an endless
+//! body, and without retries), no request outlives the round's deadline,
+//! and redirects stay on the upstream's origin unless the operator names
+//! another host.
+//!
 //! HTTPS is rustls: the system's roots, webpki's (Mozilla's) roots and the
 //! `--ca-cert` file's certificates are trusted. A refused certificate ends
 //! the round at once (`certificate_problem`): retrying cannot help.
@@ -13,11 +19,56 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
 use rustls::CertificateError;
 
-use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, RETRY_AFTER};
+use reqwest::header::{
+    HeaderMap, HeaderValue, ACCEPT_ENCODING, AUTHORIZATION, CONTENT_ENCODING, RETRY_AFTER,
+};
 use reqwest::StatusCode;
 use serde_json::Value;
 
 use super::error::SyncError;
+
+/// The largest body read from the upstream by default, decompressed: well
+/// above the largest real answer (the frab JSON of a 20,000-submission
+/// event is about 60 MB; a page of 1,000 submissions a few MB).
+pub const DEFAULT_MAX_BODY: u64 = 256 * 1024 * 1024;
+/// How long a whole round may read the upstream by default.
+pub const DEFAULT_ROUND_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+/// Redirects followed for one request; more is a loop, or near enough.
+const MAX_REDIRECTS: usize = 10;
+
+/// What the sync accepts from an upstream (docs/sync.md, "Limits").
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// The largest body read, counted decompressed (`--max-response-size`).
+    pub max_body: u64,
+    /// When the round must have read everything, and the budget it was
+    /// given (`--round-timeout`, for messages). `None`: no deadline.
+    pub deadline: Option<(tokio::time::Instant, Duration)>,
+    /// Hosts besides the upstream's own that a redirect may lead to
+    /// (`--allow-redirect-host`).
+    pub redirect_hosts: Vec<String>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body: DEFAULT_MAX_BODY,
+            deadline: None,
+            redirect_hosts: Vec::new(),
+        }
+    }
+}
+
+impl Limits {
+    /// The limits of a round that starts now and may take `round_timeout`.
+    pub fn for_round(max_body: u64, round_timeout: Duration, redirect_hosts: Vec<String>) -> Self {
+        Limits {
+            max_body,
+            deadline: Some((tokio::time::Instant::now() + round_timeout, round_timeout)),
+            redirect_hosts,
+        }
+    }
+}
 
 /// Attempts per request before the sync gives up.
 const ATTEMPTS: u32 = 5;
@@ -43,6 +94,72 @@ pub struct Client {
     /// The `Pretalx-Version` header sent with every request, if any
     /// (pretalx 2025+ answers in the API version it names).
     version: Option<&'static str>,
+    max_body: u64,
+    deadline: Option<(tokio::time::Instant, Duration)>,
+}
+
+/// A body being read: as it comes, or through a gzip decoder.
+enum Sink {
+    Plain(Capped),
+    Gzip(flate2::write::GzDecoder<Capped>),
+}
+
+impl Sink {
+    fn write(&mut self, chunk: &[u8]) -> Result<(), BodyError> {
+        use std::io::Write;
+        let (written, capped) = match self {
+            Sink::Plain(capped) => (capped.write_all(chunk), &*capped),
+            Sink::Gzip(decoder) => {
+                let written = decoder.write_all(chunk);
+                (written, decoder.get_ref())
+            }
+        };
+        match written {
+            Ok(()) => Ok(()),
+            Err(_) if capped.over => Err(BodyError::TooLarge(capped.limit)),
+            Err(err) => Err(BodyError::Cut(format!("not valid gzip: {err}"))),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<u8>, BodyError> {
+        match self {
+            Sink::Plain(capped) => Ok(capped.body),
+            Sink::Gzip(decoder) => match decoder.finish() {
+                Ok(capped) => Ok(capped.body),
+                Err(err) => Err(BodyError::Cut(format!("not valid gzip: {err}"))),
+            },
+        }
+    }
+}
+
+/// A body that refuses to grow past `limit`.
+struct Capped {
+    body: Vec<u8>,
+    limit: u64,
+    over: bool,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if (self.body.len() + buf.len()) as u64 > self.limit {
+            self.over = true;
+            return Err(std::io::Error::other("over the limit"));
+        }
+        self.body.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Why a body was not read whole.
+enum BodyError {
+    /// Longer than the limit: final, a retry would read it again.
+    TooLarge(u64),
+    /// Cut off or unreadable: worth another attempt.
+    Cut(String),
 }
 
 impl Client {
@@ -52,7 +169,11 @@ impl Client {
         token: &str,
         timeout: Duration,
         ca_certs: &[reqwest::Certificate],
+        limits: &Limits,
     ) -> Result<Self, SyncError> {
+        let origin = origin.trim_end_matches('/').to_string();
+        let upstream = reqwest::Url::parse(&origin)
+            .map_err(|e| SyncError::plain(format!("--from {origin}: not a URL: {e}")))?;
         let mut headers = HeaderMap::new();
         if !token.is_empty() {
             let mut value = HeaderValue::from_str(&format!("Token {token}")).map_err(|_| {
@@ -65,7 +186,7 @@ impl Client {
             for cert in ca_certs {
                 builder = builder.add_root_certificate(cert.clone());
             }
-            builder
+            builder.redirect(redirect_policy(&upstream, &limits.redirect_hosts))
         };
         let http = with_roots(reqwest::Client::builder())
             .default_headers(headers)
@@ -81,7 +202,7 @@ impl Client {
         Ok(Client {
             http,
             anonymous,
-            origin: origin.trim_end_matches('/').to_string(),
+            origin,
             backoff: Duration::from_millis(
                 std::env::var("CONFAPI_SYNC_BACKOFF_MS")
                     .ok()
@@ -89,6 +210,8 @@ impl Client {
                     .unwrap_or(500),
             ),
             version: None,
+            max_body: limits.max_body,
+            deadline: limits.deadline,
         })
     }
 
@@ -156,7 +279,10 @@ impl Client {
         } else {
             &self.http
         };
-        let request = client.get(url).header("Accept", "application/json");
+        let request = client
+            .get(url)
+            .header("Accept", "application/json")
+            .header(ACCEPT_ENCODING, "gzip");
         match self.version {
             Some(version) => request.header("Pretalx-Version", version),
             None => request,
@@ -167,25 +293,103 @@ impl Client {
     /// not answer at all (`GET /api/`: pretalx 2025.2.2 answers a 404 page,
     /// or a 500 where that page cannot be rendered): the JSON of a 2xx
     /// answer, else `None`, also for a network error or timeout (the next
-    /// request meets it again, with retries). A refused certificate is
-    /// still an error, at once.
+    /// request meets it again, with retries). A refused certificate, a
+    /// redirect off the upstream, a body over the limit and the round's
+    /// deadline are still errors, at once.
     pub async fn probe_json(&self, url: &str, anonymous: bool) -> Result<Option<Value>, SyncError> {
-        match self.request(url, anonymous).send().await {
-            Err(err) => match certificate_problem(&err) {
-                Some(problem) => Err(SyncError::at(url, problem)),
-                None => {
-                    tracing::debug!(url, problem = %without_url(&err), "probe failed");
+        let attempt = async {
+            match self.request(url, anonymous).send().await {
+                Err(err) => match final_problem(&err) {
+                    Some(problem) => Err(SyncError::at(url, problem)),
+                    None => {
+                        tracing::debug!(url, problem = %without_url(&err), "probe failed");
+                        Ok(None)
+                    }
+                },
+                Ok(response) if response.status().is_success() => {
+                    match self.read_body(response).await {
+                        Ok(body) => Ok(serde_json::from_slice(&body).ok()),
+                        Err(BodyError::TooLarge(limit)) => Err(too_large(url, limit)),
+                        Err(BodyError::Cut(_)) => Ok(None),
+                    }
+                }
+                Ok(response) => {
+                    tracing::debug!(url, status = %response.status(), "probe not answered");
                     Ok(None)
                 }
-            },
-            Ok(response) if response.status().is_success() => Ok(response
-                .bytes()
+            }
+        };
+        self.before_deadline(url, attempt).await?
+    }
+
+    /// `work`, unless the round's deadline passes first: then an error
+    /// naming the URL being read and the budget.
+    async fn before_deadline<T>(
+        &self,
+        url: &str,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<T, SyncError> {
+        match self.deadline {
+            None => Ok(work.await),
+            Some((deadline, budget)) => tokio::time::timeout_at(deadline, work)
                 .await
-                .ok()
-                .and_then(|body| serde_json::from_slice(&body).ok())),
-            Ok(response) => {
-                tracing::debug!(url, status = %response.status(), "probe not answered");
-                Ok(None)
+                .map_err(|_| past_deadline(url, budget)),
+        }
+    }
+
+    /// The body of `response`, decompressed, unless it is longer than
+    /// `max_body`: then it is read no further (a declared length over the
+    /// limit is not read at all). gzip is decompressed here rather than by
+    /// reqwest, so that the limit counts what a body expands to.
+    async fn read_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, BodyError> {
+        let limit = self.max_body;
+        let gzip = match response
+            .headers()
+            .get(CONTENT_ENCODING)
+            .map(HeaderValue::as_bytes)
+        {
+            None => false,
+            Some(coding) if coding.eq_ignore_ascii_case(b"identity") => false,
+            Some(coding)
+                if coding.eq_ignore_ascii_case(b"gzip")
+                    || coding.eq_ignore_ascii_case(b"x-gzip") =>
+            {
+                true
+            }
+            Some(coding) => {
+                return Err(BodyError::Cut(format!(
+                    "an encoding that was not asked for ({})",
+                    String::from_utf8_lossy(coding)
+                )))
+            }
+        };
+        if !gzip
+            && response
+                .content_length()
+                .is_some_and(|length| length > limit)
+        {
+            return Err(BodyError::TooLarge(limit));
+        }
+        let declared = if gzip {
+            0
+        } else {
+            response.content_length().unwrap_or(0)
+        };
+        let capped = Capped {
+            body: Vec::with_capacity(usize::try_from(declared).unwrap_or(0)),
+            limit,
+            over: false,
+        };
+        let mut sink = if gzip {
+            Sink::Gzip(flate2::write::GzDecoder::new(capped))
+        } else {
+            Sink::Plain(capped)
+        };
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => sink.write(&chunk)?,
+                Ok(None) => return sink.finish(),
+                Err(err) => return Err(BodyError::Cut(without_url(&err))),
             }
         }
     }
@@ -200,19 +404,34 @@ impl Client {
         refused: &[StatusCode],
         parse: impl Fn(&[u8]) -> Result<T, String>,
     ) -> Result<Option<T>, SyncError> {
+        self.before_deadline(
+            url,
+            self.get_parsed_with_retries(url, anonymous, refused, parse),
+        )
+        .await?
+    }
+
+    async fn get_parsed_with_retries<T>(
+        &self,
+        url: &str,
+        anonymous: bool,
+        refused: &[StatusCode],
+        parse: impl Fn(&[u8]) -> Result<T, String>,
+    ) -> Result<Option<T>, SyncError> {
         let mut last = String::new();
         for attempt in 0..ATTEMPTS {
             let mut delay = self.backoff * 2u32.pow(attempt);
             match self.request(url, anonymous).send().await {
-                Err(err) => match certificate_problem(&err) {
+                Err(err) => match final_problem(&err) {
                     Some(problem) => return Err(SyncError::at(url, problem)),
                     None => last = format!("request failed: {}", without_url(&err)),
                 },
                 Ok(response) => {
                     let status = response.status();
                     if status.is_success() {
-                        match response.bytes().await {
-                            Err(err) => last = format!("body cut off: {}", without_url(&err)),
+                        match self.read_body(response).await {
+                            Err(BodyError::TooLarge(limit)) => return Err(too_large(url, limit)),
+                            Err(BodyError::Cut(err)) => last = format!("body cut off: {err}"),
                             Ok(body) => match parse(&body) {
                                 Ok(value) => return Ok(Some(value)),
                                 Err(err) => last = err,
@@ -229,14 +448,28 @@ impl Client {
                                     ),
                                 ));
                             }
+                            if let Some((deadline, budget)) = self.deadline {
+                                if tokio::time::Instant::now() + wait > deadline {
+                                    return Err(SyncError::at(
+                                        url,
+                                        format!(
+                                            "{status}, Retry-After {}s would pass the round's deadline ({}s, --round-timeout)",
+                                            wait.as_secs(),
+                                            budget.as_secs()
+                                        ),
+                                    ));
+                                }
+                            }
                             delay = wait;
                         }
                         last = format!("answered {status}");
                     } else if refused.contains(&status) {
                         return Ok(None);
                     } else {
-                        let body = response.text().await.unwrap_or_default();
-                        let detail: String = body.chars().take(200).collect();
+                        let detail = match self.read_body(response).await {
+                            Ok(body) => String::from_utf8_lossy(&body).chars().take(200).collect(),
+                            Err(_) => String::new(),
+                        };
                         if REFUSALS.contains(&status) {
                             return Err(SyncError::refused(url, status, &detail));
                         }
@@ -254,6 +487,74 @@ impl Client {
             format!("{last} (after {ATTEMPTS} attempts)"),
         ))
     }
+}
+
+/// Redirects that stay on the upstream's origin, or go from http to https
+/// on its host, are followed; so are those to a host the operator allows.
+/// Any other is an error naming both origins: the answer would be another
+/// server's, mirrored as the upstream's.
+fn redirect_policy(upstream: &reqwest::Url, allowed: &[String]) -> reqwest::redirect::Policy {
+    let upstream = upstream.clone();
+    let allowed: Vec<String> = allowed.iter().map(|h| h.to_ascii_lowercase()).collect();
+    reqwest::redirect::Policy::custom(move |attempt| {
+        if attempt.previous().len() > MAX_REDIRECTS {
+            return attempt.error(format!(
+                "more than {MAX_REDIRECTS} redirects (a redirect loop?)"
+            ));
+        }
+        let next = attempt.url();
+        let same_origin = next.origin() == upstream.origin();
+        let upgraded = upstream.scheme() == "http"
+            && next.scheme() == "https"
+            && next.host_str() == upstream.host_str();
+        let allowed_host = next
+            .host_str()
+            .is_some_and(|host| allowed.iter().any(|a| a == &host.to_ascii_lowercase()));
+        if same_origin || upgraded || allowed_host {
+            attempt.follow()
+        } else {
+            let to = next.origin().ascii_serialization();
+            attempt.error(format!(
+                "redirected from the upstream's origin {} to {to}, another origin \
+                 (allow its host with --allow-redirect-host)",
+                upstream.origin().ascii_serialization()
+            ))
+        }
+    })
+}
+
+fn too_large(url: &str, limit: u64) -> SyncError {
+    SyncError::at(
+        url,
+        format!(
+            "the answer is larger than the limit of {limit} bytes (--max-response-size); not retried"
+        ),
+    )
+}
+
+fn past_deadline(url: &str, budget: Duration) -> SyncError {
+    SyncError::at(
+        url,
+        format!(
+            "the round's deadline passed ({}s, --round-timeout) while this was read",
+            budget.as_secs()
+        ),
+    )
+}
+
+/// Why a failed request must not be retried: a refused certificate, or a
+/// redirect the policy refused (another origin, a loop).
+fn final_problem(err: &reqwest::Error) -> Option<String> {
+    if err.is_redirect() {
+        // reqwest's own words ("error following redirect for url") add
+        // nothing to the policy's reason, which is its source.
+        let mut reason = std::error::Error::source(err);
+        while let Some(inner) = reason.and_then(std::error::Error::source) {
+            reason = Some(inner);
+        }
+        return Some(reason.map_or_else(|| without_url(err), ToString::to_string));
+    }
+    certificate_problem(err)
 }
 
 /// The certificates of a PEM file (`--ca-cert`), each checked to be a

@@ -41,6 +41,12 @@ pub struct Options {
     pub organiser: Option<String>,
     /// CAs trusted besides the system's and webpki's roots (`--ca-cert`).
     pub ca_certs: Vec<reqwest::Certificate>,
+    /// The largest answer read, decompressed (`--max-response-size`).
+    pub max_body: u64,
+    /// How long a round may read the upstream (`--round-timeout`).
+    pub round_timeout: Duration,
+    /// Hosts besides the upstream's that redirects may lead to.
+    pub redirect_hosts: Vec<String>,
 }
 
 /// Which pretalx API generation the upstream is read through.
@@ -83,11 +89,18 @@ pub async fn run_once(
     store: &dyn Store,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Round, SyncError> {
+    // One deadline for every request of the round, whichever client sends it.
+    let limits = client::Limits::for_round(
+        options.max_body,
+        options.round_timeout,
+        options.redirect_hosts.clone(),
+    );
     let mut client = client::Client::new(
         &options.from,
         &options.token,
         options.timeout,
         &options.ca_certs,
+        &limits,
     )?;
     let count = AtomicU64::new(0);
     let requests = || progress(count.fetch_add(1, Ordering::Relaxed) + 1);
@@ -183,6 +196,7 @@ pub async fn run_once(
             &options.token,
             options.timeout,
             &options.ca_certs,
+            &limits,
         )?;
         legacy.set_version(v1::LEGACY_VERSION);
         for slug in &slugs {
@@ -391,8 +405,14 @@ mod tests {
 
     #[test]
     fn next_links_go_to_the_configured_upstream() {
-        let client =
-            client::Client::new("http://127.0.0.1:9/", "t", Duration::from_secs(1), &[]).unwrap();
+        let client = client::Client::new(
+            "http://127.0.0.1:9/",
+            "t",
+            Duration::from_secs(1),
+            &[],
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!(
             client.url("https://public.example.org/api/events/x/talks/?limit=25&offset=25"),
             "http://127.0.0.1:9/api/events/x/talks/?limit=25&offset=25"

@@ -321,6 +321,9 @@ fn options(origin: &str, access: Option<Value>, organiser: Option<&str>) -> Opti
         api: Api::Auto,
         organiser: organiser.map(str::to_string),
         ca_certs: Vec::new(),
+        max_body: client::DEFAULT_MAX_BODY,
+        round_timeout: client::DEFAULT_ROUND_TIMEOUT,
+        redirect_hosts: Vec::new(),
     }
 }
 

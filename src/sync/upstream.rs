@@ -296,6 +296,8 @@ pub(crate) async fn fetch_pages(
     };
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
+    let mut read = 0u64;
+    let mut counted = Counted::default();
     loop {
         if !seen.insert(url.clone()) {
             return Err(SyncError::at_path(
@@ -324,11 +326,68 @@ pub(crate) async fn fetch_pages(
             Some(Value::Null) => None,
             _ => return Err(SyncError::at_path(&url, "next", "expected a URL or null")),
         };
+        if results.is_empty() && next.is_some() {
+            return Err(SyncError::at_path(
+                &url,
+                "next",
+                "an empty page links to another: the pages would never end",
+            ));
+        }
+        read += results.len() as u64;
+        counted.check(&url, page.get("count"), read, next.is_none())?;
         pages.push((url, results));
         match next {
             Some(next) => url = next,
             None => return Ok(Fetched { pages }),
         }
+    }
+}
+
+/// What a list's pages say it holds (`count`, where they say it): the same
+/// on every page, and what they hold in the end. A list that changed while
+/// it was read (or an upstream that miscounts, or a `next` chain that goes
+/// on past the count) fails the round rather than be mirrored half old,
+/// half new; the next round reads it again.
+#[derive(Default)]
+struct Counted {
+    first: Option<u64>,
+}
+
+impl Counted {
+    fn check(
+        &mut self,
+        url: &str,
+        count: Option<&Value>,
+        read: u64,
+        last: bool,
+    ) -> Result<(), SyncError> {
+        let count = match count {
+            None | Some(Value::Null) => return Ok(()),
+            Some(count) => count.as_u64().ok_or_else(|| {
+                SyncError::at_path(url, "count", "expected a non-negative integer")
+            })?,
+        };
+        let first = *self.first.get_or_insert(count);
+        if count != first {
+            return Err(SyncError::at_path(
+                url,
+                "count",
+                &format!(
+                    "{count}, where the list's first page said {first}: the list changed while it was read"
+                ),
+            ));
+        }
+        if read > count || (last && read != count) {
+            return Err(SyncError::at_path(
+                url,
+                "count",
+                &format!(
+                    "{count}, but the pages hold {}{read} items",
+                    if last { "" } else { "at least " }
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -707,6 +707,7 @@ mod tests {
                 "secret-token",
                 std::time::Duration::from_secs(5),
                 &[],
+                &Default::default(),
             )
             .unwrap()
             .with_backoff(std::time::Duration::from_millis(1));
@@ -725,7 +726,14 @@ mod tests {
         }
         // Not there (a schedule the token may not see): nothing filled.
         let origin = upstream(404, r#"{"detail": "Not found."}"#).await;
-        let client = Client::new(&origin, "t", std::time::Duration::from_secs(5), &[]).unwrap();
+        let client = Client::new(
+            &origin,
+            "t",
+            std::time::Duration::from_secs(5),
+            &[],
+            &Default::default(),
+        )
+        .unwrap();
         let mut event = mapped();
         let filled = fill_event(&client, "conf", &mut event, &|| {})
             .await

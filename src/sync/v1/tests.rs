@@ -481,7 +481,14 @@ async fn schedule_details_and_their_slots_are_read() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    let client = Client::new(&origin, "t", std::time::Duration::from_secs(5), &[]).unwrap();
+    let client = Client::new(
+        &origin,
+        "t",
+        std::time::Duration::from_secs(5),
+        &[],
+        &Default::default(),
+    )
+    .unwrap();
     let requests = std::sync::atomic::AtomicUsize::new(0);
     let count = || {
         requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
