@@ -101,7 +101,7 @@ pub struct Client {
 /// A body being read: as it comes, or through a gzip decoder.
 enum Sink {
     Plain(Capped),
-    Gzip(flate2::write::GzDecoder<Capped>),
+    Gzip(Box<flate2::write::GzDecoder<Capped>>),
 }
 
 impl Sink {
@@ -381,7 +381,7 @@ impl Client {
             over: false,
         };
         let mut sink = if gzip {
-            Sink::Gzip(flate2::write::GzDecoder::new(capped))
+            Sink::Gzip(Box::new(flate2::write::GzDecoder::new(capped)))
         } else {
             Sink::Plain(capped)
         };
