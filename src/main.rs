@@ -875,6 +875,10 @@ async fn sync_rounds(
             bar.finish_and_clear();
         }
         let took = started.elapsed();
+        if let Some(peak) = confapi::memory::peak_resident_bytes() {
+            // For the bounds of docs/sync.md "Limits" (tests/api/sync_hostile.rs).
+            tracing::debug!(target: "confapi::memory", peak_resident_bytes = peak, "sync round ended");
+        }
         let failed = match &result {
             Ok(round) => {
                 for (slug, status) in &round.skipped {

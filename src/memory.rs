@@ -17,6 +17,22 @@ pub fn release_free_memory() {
     }
 }
 
+/// The most memory this process has held resident so far (`VmHWM`, of this
+/// program since it started: unlike `wait4`'s `ru_maxrss`, not the
+/// parent's pages it was forked with), if the system says.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
 /// Turns transparent huge pages off for this process, before it
 /// allocates much. mimalloc asks the kernel for them (`madvise`), and each
 /// first touch of one zeroes 2 MiB at once: a 20,000-submission sync round

@@ -105,47 +105,75 @@ enum Sink {
 }
 
 impl Sink {
-    fn write(&mut self, chunk: &[u8]) -> Result<(), BodyError> {
-        use std::io::Write;
-        let (written, capped) = match self {
-            Sink::Plain(capped) => (capped.write_all(chunk), &*capped),
-            Sink::Gzip(decoder) => {
-                let written = decoder.write_all(chunk);
-                (written, decoder.get_ref())
-            }
-        };
-        match written {
-            Ok(()) => Ok(()),
-            Err(_) if capped.over => Err(BodyError::TooLarge(capped.limit)),
-            Err(err) => Err(BodyError::Cut(format!("not valid gzip: {err}"))),
+    fn write(&mut self, chunk: bytes::Bytes) -> Result<(), BodyError> {
+        match self {
+            Sink::Plain(capped) => capped.push(chunk),
+            Sink::Gzip(decoder) => match std::io::Write::write_all(decoder, &chunk) {
+                Ok(()) => Ok(()),
+                Err(_) if decoder.get_ref().over => {
+                    Err(BodyError::TooLarge(decoder.get_ref().limit))
+                }
+                Err(err) => Err(BodyError::Cut(format!("not valid gzip: {err}"))),
+            },
         }
     }
 
     fn finish(self) -> Result<Vec<u8>, BodyError> {
         match self {
-            Sink::Plain(capped) => Ok(capped.body),
+            Sink::Plain(capped) => Ok(capped.whole()),
             Sink::Gzip(decoder) => match decoder.finish() {
-                Ok(capped) => Ok(capped.body),
+                Ok(capped) => Ok(capped.whole()),
                 Err(err) => Err(BodyError::Cut(format!("not valid gzip: {err}"))),
             },
         }
     }
 }
 
-/// A body that refuses to grow past `limit`.
+/// A body that refuses to grow past `limit`, held as the chunks it came
+/// in until it is whole: a buffer grown by doubling would copy it into
+/// ever larger blocks, and an endless body would then cost several times
+/// the limit (745 MiB for 256 MiB) instead of the limit.
 struct Capped {
-    body: Vec<u8>,
+    chunks: Vec<bytes::Bytes>,
+    len: u64,
     limit: u64,
     over: bool,
 }
 
+impl Capped {
+    fn new(limit: u64) -> Self {
+        Capped {
+            chunks: Vec::new(),
+            len: 0,
+            limit,
+            over: false,
+        }
+    }
+
+    fn push(&mut self, chunk: bytes::Bytes) -> Result<(), BodyError> {
+        if self.len + chunk.len() as u64 > self.limit {
+            self.over = true;
+            return Err(BodyError::TooLarge(self.limit));
+        }
+        self.len += chunk.len() as u64;
+        self.chunks.push(chunk);
+        Ok(())
+    }
+
+    /// The body in one piece, each chunk freed as it is copied.
+    fn whole(self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.len as usize);
+        for chunk in self.chunks {
+            body.extend_from_slice(&chunk);
+        }
+        body
+    }
+}
+
 impl std::io::Write for Capped {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if (self.body.len() + buf.len()) as u64 > self.limit {
-            self.over = true;
-            return Err(std::io::Error::other("over the limit"));
-        }
-        self.body.extend_from_slice(buf);
+        self.push(bytes::Bytes::copy_from_slice(buf))
+            .map_err(|_| std::io::Error::other("over the limit"))?;
         Ok(buf.len())
     }
 
@@ -370,16 +398,7 @@ impl Client {
         {
             return Err(BodyError::TooLarge(limit));
         }
-        let declared = if gzip {
-            0
-        } else {
-            response.content_length().unwrap_or(0)
-        };
-        let capped = Capped {
-            body: Vec::with_capacity(usize::try_from(declared).unwrap_or(0)),
-            limit,
-            over: false,
-        };
+        let capped = Capped::new(limit);
         let mut sink = if gzip {
             Sink::Gzip(Box::new(flate2::write::GzDecoder::new(capped)))
         } else {
@@ -387,7 +406,7 @@ impl Client {
         };
         loop {
             match response.chunk().await {
-                Ok(Some(chunk)) => sink.write(&chunk)?,
+                Ok(Some(chunk)) => sink.write(chunk)?,
                 Ok(None) => return sink.finish(),
                 Err(err) => return Err(BodyError::Cut(without_url(&err))),
             }

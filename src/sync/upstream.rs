@@ -298,6 +298,7 @@ pub(crate) async fn fetch_pages(
     let mut seen = HashSet::new();
     let mut read = 0u64;
     let mut counted = Counted::default();
+    let mut keys = Keys::default();
     loop {
         if !seen.insert(url.clone()) {
             return Err(SyncError::at_path(
@@ -333,6 +334,9 @@ pub(crate) async fn fetch_pages(
                 "an empty page links to another: the pages would never end",
             ));
         }
+        for (i, item) in results.iter().enumerate() {
+            keys.check(&url, i, item)?;
+        }
         read += results.len() as u64;
         counted.check(&url, page.get("count"), read, next.is_none())?;
         pages.push((url, results));
@@ -340,6 +344,33 @@ pub(crate) async fn fetch_pages(
             Some(next) => url = next,
             None => return Ok(Fetched { pages }),
         }
+    }
+}
+
+/// The keys (`code`, else `id`) a list's items have had so far: an item
+/// listed twice (pages that shift while they are read, an upstream that
+/// repeats itself) fails the round at the URL where it comes again.
+#[derive(Default)]
+struct Keys {
+    seen: HashSet<String>,
+}
+
+impl Keys {
+    fn check(&mut self, url: &str, index: usize, item: &Value) -> Result<(), SyncError> {
+        let Some((name, key)) = ["code", "id"]
+            .into_iter()
+            .find_map(|name| item.get(name).map(|key| (name, key)))
+        else {
+            return Ok(());
+        };
+        if !self.seen.insert(key.to_string()) {
+            return Err(SyncError::at_path(
+                url,
+                &format!("results[{index}].{name}"),
+                &format!("{key} is listed twice"),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -33,6 +33,7 @@ mod speakers;
 mod storage;
 mod storage_queries;
 mod submissions;
+mod sync_hostile;
 mod sync_https;
 mod tags;
 mod text_edits;
