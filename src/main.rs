@@ -127,16 +127,23 @@ enum Command {
         ca_cert: Option<PathBuf>,
         /// The largest answer read from the upstream, in bytes, counted
         /// decompressed; a larger one fails the round at once.
-        #[arg(long, value_name = "BYTES", default_value_t = confapi::sync::client::DEFAULT_MAX_BODY,
+        #[arg(long, env = "CONFAPI_SYNC_MAX_RESPONSE_SIZE", value_name = "BYTES",
+              default_value_t = confapi::sync::client::DEFAULT_MAX_BODY,
               value_parser = clap::value_parser!(u64).range(1..))]
         max_response_size: u64,
         /// How long one round may read the upstream, retries included (e.g.
         /// 90s, 30m); past it the round fails and nothing changes.
-        #[arg(long, value_parser = confapi::sync::parse_interval, default_value = "30m")]
+        #[arg(long, env = "CONFAPI_SYNC_ROUND_TIMEOUT", value_parser = confapi::sync::parse_interval,
+              default_value = "30m")]
         round_timeout: std::time::Duration,
         /// A host (besides the upstream's own) that the upstream's
         /// redirects may lead to; may be given more than once.
-        #[arg(long = "allow-redirect-host", value_name = "HOST")]
+        #[arg(
+            long = "allow-redirect-host",
+            env = "CONFAPI_SYNC_ALLOW_REDIRECT_HOSTS",
+            value_delimiter = ',',
+            value_name = "HOST"
+        )]
         redirect_hosts: Vec<String>,
     },
     /// Serve the API.
