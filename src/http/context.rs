@@ -28,6 +28,9 @@ pub struct Caller {
     pub user_code: Option<crate::model::ArcStr>,
     /// The API dialect the request gets (`Pretalx-Version`).
     pub api: crate::model::Dialect,
+    /// The dialect the caller gets without a `Pretalx-Version` header: their
+    /// token's configured version, else the server's default.
+    pub default_api: crate::model::Dialect,
     pub now: Timestamp,
     /// The public origin: the configured base URL, else the request's
     /// scheme and Host (for event `urls`).

@@ -152,24 +152,44 @@ fn error_response(description: &str) -> Value {
            "content": {"application/json": {"schema": reference("Error")}}})
 }
 
-/// The `Pretalx-Version` header as it is accepted: every version confapi
-/// speaks, and empty (the same as none); each document says which of them
-/// select its dialect.
-fn version_header(api: Dialect) -> Value {
+/// The `Pretalx-Version` header as this document's answers need it: only
+/// the versions of its own dialect (the others answer in another shape,
+/// which another document describes), and, where the dialect is what the
+/// caller gets without the header (`default`), no header or an empty one.
+/// For the other dialect the header is required.
+fn version_header(api: Dialect, default: Dialect) -> Value {
     let description = match api {
-        Dialect::Versioned => "The API version: `v2` (current), `v-next` and `v1` (deprecated) are what this document describes, alike; `LEGACY` (deprecated) is the legacy API (`/api/openapi.json?version=LEGACY`). Without it, or empty: the version configured on the caller's token, else the server's default. Any other value (2025's `DEV_PREVIEW` too): 400",
-        Dialect::Legacy => "The API version: `LEGACY` (deprecated) is what this document describes; `v2`, `v-next` and `v1` are the versioned API (`/api/openapi.json?version=v2`). Without it, or empty: the version configured on the caller's token, else the server's default. Any other value (2025's `DEV_PREVIEW` too): 400",
+        Dialect::Versioned => "The API version: `v2` (current), `v-next` and `v1` (deprecated) are what this document describes, alike. `LEGACY` (deprecated) is the legacy API, another document (`/api/openapi.json?version=LEGACY`); any other value (2025's `DEV_PREVIEW` too) is a 400.",
+        Dialect::Legacy => "The API version: `LEGACY` (deprecated) is what this document describes. `v2`, `v-next` and `v1` are the versioned API, another document (`/api/openapi.json?version=v2`); any other value (2025's `DEV_PREVIEW` too) is a 400.",
     };
-    let mut values: Vec<&str> = ApiVersion::ALL.map(ApiVersion::header_value).to_vec();
-    values.push("");
-    json!({"name": "Pretalx-Version", "in": "header", "required": false,
+    let mut values: Vec<&str> = ApiVersion::ALL
+        .into_iter()
+        .filter(|version| version.dialect() == api)
+        .map(ApiVersion::header_value)
+        .collect();
+    let own_default = api == default;
+    let description = if own_default {
+        values.push("");
+        format!("{description} Without it, or empty: this dialect (the version configured on the caller's token, else the server's default).")
+    } else {
+        format!("{description} Required: without it, this caller gets the other dialect (the version configured on their token, else the server's default).")
+    };
+    json!({"name": "Pretalx-Version", "in": "header", "required": !own_default,
            "description": description, "schema": {"type": "string", "enum": values}})
 }
 
 /// One operation of `api`'s document.
 fn operation(schemas: &mut Schemas, api: Dialect, path: &str, doc: &Doc) -> Value {
     let v1 = api == Dialect::Versioned;
-    let mut parameters = vec![json!({"$ref": "#/components/parameters/PretalxVersion"})];
+    // The API's root reads no version (as pretalx's): any value is the same.
+    let version = if path == "/api" {
+        json!({"name": "Pretalx-Version", "in": "header", "required": false,
+               "description": "Not read here: every value is answered alike.",
+               "schema": {"type": "string"}})
+    } else {
+        json!({"$ref": "#/components/parameters/PretalxVersion"})
+    };
+    let mut parameters = vec![version];
     let mut path_parameters = 0;
     for segment in path.split('/') {
         if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
@@ -343,7 +363,7 @@ fn operation(schemas: &mut Schemas, api: Dialect, path: &str, doc: &Doc) -> Valu
 
 /// Builds the document of one dialect from the endpoint list: the paths
 /// that dialect serves, as it answers them.
-pub fn document(endpoints: &[Endpoint], api: Dialect) -> Value {
+pub fn document(endpoints: &[Endpoint], api: Dialect, default: Dialect) -> Value {
     let mut schemas = Schemas::default();
     schemas.add::<ErrorBody>();
     let mut paths = Map::new();
@@ -382,7 +402,7 @@ pub fn document(endpoints: &[Endpoint], api: Dialect) -> Value {
         "components": {
             "securitySchemes": {"token": {"type": "apiKey", "in": "header", "name": "Authorization",
                                            "description": "`Token <key>`, `Bearer <key>` or the bare key"}},
-            "parameters": {"PretalxVersion": version_header(api)},
+            "parameters": {"PretalxVersion": version_header(api, default)},
             "schemas": schemas.0,
         },
         "security": [{}, {"token": []}],

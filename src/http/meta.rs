@@ -162,7 +162,11 @@ async fn openapi_handler(
         },
     };
     params.check()?;
-    Ok(json(&super::document::document(&all(), api)))
+    Ok(json(&super::document::document(
+        &all(),
+        api,
+        caller.default_api,
+    )))
 }
 
 pub async fn healthz() -> impl IntoResponse {

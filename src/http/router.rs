@@ -85,9 +85,10 @@ pub(super) fn with_guards<S: Clone + Send + Sync + 'static>(
     )
 }
 
-/// The OpenAPI 3.1 document of one dialect: every endpoint it serves.
+/// The OpenAPI 3.1 document of one dialect: every endpoint it serves, as
+/// a caller whose default dialect it is reads it.
 pub fn openapi_document(api: crate::model::Dialect) -> serde_json::Value {
-    super::document::document(&endpoints(), api)
+    super::document::document(&endpoints(), api, api)
 }
 
 #[cfg(test)]

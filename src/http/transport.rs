@@ -189,6 +189,7 @@ async fn handle(state: &AppState, mut request: Request, next: Next) -> Response 
         catalog,
         user_code,
         api,
+        default_api: token_version.unwrap_or(state.config.api_version).dialect(),
         now,
         base_url,
         link_base,

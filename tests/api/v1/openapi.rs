@@ -91,9 +91,9 @@ async fn the_v1_document_has_every_path_v1_serves() {
     assert_eq!(v1_doc["info"]["title"], "confapi (v2 API)");
     assert_eq!(
         v1_doc["components"]["parameters"]["PretalxVersion"],
-        json!({"name": "Pretalx-Version", "in": "header", "required": false,
+        json!({"name": "Pretalx-Version", "in": "header", "required": true,
                "description": v1_doc["components"]["parameters"]["PretalxVersion"]["description"],
-               "schema": {"type": "string", "enum": ["v2", "v-next", "v1", "LEGACY", ""]}})
+               "schema": {"type": "string", "enum": ["v2", "v-next", "v1"]}})
     );
 
     let root = server.anon().ok("/api/").await;
@@ -313,4 +313,64 @@ async fn real_v1_answers_validate_against_the_v1_document() {
         "an unknown version",
     );
     assert!(checked > 400, "{checked} answers checked");
+}
+
+/// Each document declares only the `Pretalx-Version` values whose answers
+/// it describes; the header may be left out only of the document of the
+/// dialect the caller gets without it (the token's version, else the
+/// server's default), and is required in the other. The API's root reads
+/// no version, and its document says so (issue 74).
+#[tokio::test]
+async fn each_document_declares_the_version_header_its_answers_need() {
+    let header = |doc: &Value| {
+        let header = &doc["components"]["parameters"]["PretalxVersion"];
+        (header["required"].clone(), header["schema"]["enum"].clone())
+    };
+    let versioned = (json!(false), json!(["v2", "v-next", "v1", ""]));
+    let versioned_required = (json!(true), json!(["v2", "v-next", "v1"]));
+    let legacy = (json!(false), json!(["LEGACY", ""]));
+    let legacy_required = (json!(true), json!(["LEGACY"]));
+
+    let server = TestServer::start(&[mini()]).await;
+    let anon = server.anon();
+    assert_eq!(header(&anon.ok("/api/openapi.json").await), legacy);
+    assert_eq!(
+        header(&anon.ok("/api/openapi.json?version=v2").await),
+        versioned_required
+    );
+    // The header chooses the document, not what the caller gets without it.
+    let asked = anon.request("GET", "/api/openapi.json", &V1).await;
+    assert_eq!(header(&asked.body), versioned_required);
+
+    let config = confapi::http::Config {
+        api_version: confapi::model::ApiVersion::V2,
+        ..Default::default()
+    };
+    let server = TestServer::start_with(&[mini()], config).await;
+    let anon = server.anon();
+    assert_eq!(header(&anon.ok("/api/openapi.json").await), versioned);
+    assert_eq!(
+        header(&anon.ok("/api/openapi.json?version=LEGACY").await),
+        legacy_required
+    );
+
+    // The root answers every value alike: declared without bounds.
+    let doc = anon.ok("/api/openapi.json").await;
+    assert_eq!(
+        doc["paths"]["/api/"]["get"]["parameters"][0],
+        json!({"name": "Pretalx-Version", "in": "header", "required": false,
+               "description": "Not read here: every value is answered alike.",
+               "schema": {"type": "string"}})
+    );
+    let odd = anon
+        .request("GET", "/api/", &[("Pretalx-Version", "{}")])
+        .await;
+    assert_eq!(odd.status, 200);
+    let odd = anon
+        .request("GET", "/api/events/", &[("Pretalx-Version", "{}")])
+        .await;
+    assert_eq!(
+        (odd.status, odd.body),
+        (400, json!({"detail": "API version not supported."}))
+    );
 }
