@@ -182,7 +182,7 @@ fn permuted<T, I: From<u32> + Copy>(mut items: Vec<T>, order: Vec<usize>) -> (Ve
 /// position once), in place: each cycle of the permutation is followed
 /// with swaps. A second list of the items (as `Option`s, then moved into a
 /// third) was the largest memory a cold start touched besides the event
-/// itself, and fresh pages cost more than the moves (docs: BENCHMARKS.md,
+/// itself, and fresh pages cost more than the moves (docs/bench-log.md,
 /// "Cold start (helper, 7 December)").
 pub fn permute_in_place<T>(items: &mut [T], order: &[usize]) {
     debug_assert_eq!(items.len(), order.len());
