@@ -796,6 +796,20 @@ fn assert_upward(sources: &[Source], upward: &[&str]) {
     assert!(circles.len() <= 1, "{problems:?}");
 }
 
+/// With `catalog` (the clean tree's domain/catalog.rs replaced by it), the
+/// tree's one problem is the circle of catalog and views (which imports
+/// catalog), catalog's side read at `line`.
+fn assert_catalog_views_circle(catalog: &'static str, line: usize) {
+    let problems = check(&tree(&with(&[("domain/catalog.rs", catalog)])), &ANY);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let reference = format!("src/domain/catalog.rs:{line}: domain::catalog -> domain::views");
+    assert!(
+        problems[0].starts_with("import circle among domain::catalog, domain::views:")
+            && problems[0].contains(&reference),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn the_checker_passes_a_clean_tree_and_reads_its_references() {
     let sources = tree(CLEAN);
@@ -860,16 +874,9 @@ fn the_checker_fails_on_an_alias_reaching_upward() {
     );
     // `use crate::domain;` then `domain::views::render()` from catalog,
     // which views imports: a circle through the alias's deeper path.
-    let sources = tree(&with(&[(
-        "domain/catalog.rs",
+    assert_catalog_views_circle(
         "use crate::domain;\nuse crate::model::Event;\npub fn f(_: Event) { domain::views::render() }\n",
-    )]));
-    let problems = check(&sources, &ANY);
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(
-        problems[0].starts_with("import circle among domain::catalog, domain::views:")
-            && problems[0].contains("src/domain/catalog.rs:3: domain::catalog -> domain::views"),
-        "{problems:?}"
+        3,
     );
 }
 
@@ -898,16 +905,9 @@ fn the_checker_fails_on_a_super_in_an_inline_mod_reaching_upward() {
     // `super::super::views` is domain::views, which imports catalog: a
     // circle (read from the file's own module, one level too high, the
     // path named no module and the reference was dropped).
-    let sources = tree(&with(&[(
-        "domain/catalog.rs",
+    assert_catalog_views_circle(
         "use crate::model::Event;\npub fn f(_: Event) {}\n\n#[cfg(test)]\nmod tests {\n    use super::super::views::render;\n}\n",
-    )]));
-    let problems = check(&sources, &ANY);
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(
-        problems[0].starts_with("import circle among domain::catalog, domain::views:")
-            && problems[0].contains("src/domain/catalog.rs:6: domain::catalog -> domain::views"),
-        "{problems:?}"
+        6,
     );
     // `self` in an inline module is that module: no reference out of it.
     let sources = tree(&with(&[(
