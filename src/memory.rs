@@ -37,7 +37,7 @@ pub fn peak_resident_bytes() -> Option<u64> {
 /// allocates much. mimalloc asks the kernel for them (`madvise`), and each
 /// first touch of one zeroes 2 MiB at once: a 20,000-submission sync round
 /// spent 1.8 s of system time in those faults against 0.8 s without them
-/// (BENCHMARKS.md, "Transparent huge pages off").
+/// (docs/bench-log.md, "Transparent huge pages off, and the sync's copies").
 pub fn disable_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE only sets a flag of the calling process.
