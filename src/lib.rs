@@ -13,6 +13,7 @@
 //!   schedule exports), [`sync`] (the mirror of a pretalx);
 //! - [`webhooks`]: signed deliveries of the feed;
 //! - [`http`]: routing, the transport rules, one module per resource;
+//! - [`fuzz`]: the fuzz targets' bodies (above all it feeds);
 //! - and the binary's CLI (`main.rs`) on top.
 
 pub mod access_log;
@@ -20,6 +21,7 @@ pub mod cache;
 pub mod dataset;
 pub mod domain;
 pub mod exports;
+pub mod fuzz;
 pub mod http;
 pub mod json;
 pub mod log_writer;

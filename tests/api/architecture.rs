@@ -31,7 +31,7 @@ const LAYERS: &[&[&str]] = &[
     &["cache", "exports", "sync"],
     &["webhooks"],
     &["http"],
-    &["main"],
+    &["main", "fuzz"],
 ];
 
 /// What the checker must have read of `src/` for its verdict to mean

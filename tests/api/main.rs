@@ -16,6 +16,7 @@ mod cli;
 mod event_isolation;
 mod events;
 mod exports;
+mod fuzz_corpus;
 mod hardening;
 mod import_fuzz;
 mod leaks;
