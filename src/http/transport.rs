@@ -69,9 +69,12 @@ pub async fn transport(State(state): State<AppState>, request: Request, next: Ne
     response
 }
 
+/// A probe's route exactly (with or without its one trailing slash): a
+/// path with more slashes is no route of the router's, and goes through
+/// the rules every other path does (a 404).
 fn is_probe(path: &str) -> bool {
     matches!(
-        path.trim_end_matches('/'),
+        path.strip_suffix('/').unwrap_or(path),
         "/healthz" | "/readyz" | "/metrics"
     )
 }

@@ -478,3 +478,25 @@ async fn oversized_searches_are_refused_with_a_400() {
     let path = format!("/api/events/democon/talks/?q={}", twenty.join("+"));
     assert_eq!(server.anon().get(&path).await.status, 200);
 }
+
+/// Found by the `request` fuzz target (fuzz/corpus/request holds the
+/// input): a probe's path with more than one trailing slash, or a fragment
+/// after one (`/healthz//#/0` reaches the server as `/healthz//`), was let
+/// past the transport rules as a probe, but no probe route matches it, and
+/// the fallback found no caller: a 500. It is a path like any other that
+/// nothing serves: 404, in JSON.
+#[tokio::test]
+async fn a_probe_path_with_extra_slashes_is_not_found() {
+    let server = TestServer::start(&[mini()]).await;
+    for path in ["/healthz//", "/readyz///", "/metrics//", "/healthz//x"] {
+        let reply = server.anon().get(path).await;
+        assert_eq!(
+            (reply.status, reply.body),
+            (404, serde_json::json!({"detail": "Not found."})),
+            "{path}"
+        );
+    }
+    for path in ["/healthz", "/healthz/", "/readyz/", "/metrics"] {
+        assert_eq!(server.anon().get(path).await.status, 200, "{path}");
+    }
+}
