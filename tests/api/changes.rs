@@ -16,6 +16,11 @@ pub(crate) const FEED: &str = "/api/events/mini/changes/";
 pub(crate) type Lists = BTreeMap<(String, String), (Value, Value)>;
 
 pub(crate) async fn lists_of(client: &crate::helpers::Client) -> Lists {
+    lists_of_event(client, "mini").await
+}
+
+/// `lists_of` in the event `slug`.
+pub(crate) async fn lists_of_event(client: &crate::helpers::Client, slug: &str) -> Lists {
     let mut seen: Lists = BTreeMap::new();
     let legacy: [(&str, &str, &str); 8] = [
         ("submission", "submissions", "code"),
@@ -27,12 +32,12 @@ pub(crate) async fn lists_of(client: &crate::helpers::Client) -> Lists {
         ("review", "reviews", "id"),
         ("tag", "tags", "id"),
     ];
-    let event = client.get("/api/events/mini/").await;
+    let event = client.get(&format!("/api/events/{slug}/")).await;
     if event.status != 200 {
         return seen; // the event is not visible: no lists at all
     }
     for (kind, list, key) in legacy {
-        for item in client.all(&format!("/api/events/mini/{list}/")).await {
+        for item in client.all(&format!("/api/events/{slug}/{list}/")).await {
             let id = item[key].to_string();
             seen.entry((kind.into(), id))
                 .or_insert((Value::Null, Value::Null))
@@ -49,7 +54,7 @@ pub(crate) async fn lists_of(client: &crate::helpers::Client) -> Lists {
         ("schedule", "schedules", "id"),
     ];
     for (kind, list, key) in v1 {
-        let url = format!("{}/api/events/mini/{list}/", client.base);
+        let url = format!("{}/api/events/{slug}/{list}/", client.base);
         let mut next = Some(url);
         while let Some(url) = next.take() {
             let reply = client
@@ -113,8 +118,19 @@ pub(crate) async fn feed_of(
     client: &crate::helpers::Client,
     since: i64,
 ) -> (BTreeSet<(String, String, String)>, i64) {
+    feed_of_event(client, "mini", since).await
+}
+
+/// `feed_of` in the event `slug`.
+pub(crate) async fn feed_of_event(
+    client: &crate::helpers::Client,
+    slug: &str,
+    since: i64,
+) -> (BTreeSet<(String, String, String)>, i64) {
     let page = client
-        .ok(&format!("{FEED}?since={since}&page_size=1000"))
+        .ok(&format!(
+            "/api/events/{slug}/changes/?since={since}&page_size=1000"
+        ))
         .await;
     let mut changes = BTreeSet::new();
     for item in page["results"].as_array().unwrap() {
@@ -560,19 +576,19 @@ async fn a_since_older_than_the_history_kept_is_gone() {
 
 /// The test's database, for what no command does (a history pruned long
 /// ago, rows of an old generation).
-enum Raw {
+pub(crate) enum Raw {
     Sqlite(sqlx::SqlitePool),
     Postgres(sqlx::PgPool),
 }
 
-enum Arg {
+pub(crate) enum Arg {
     Int(i64),
     Text(String),
     Bytes(Vec<u8>),
 }
 
 impl Raw {
-    async fn open(url: &str) -> Raw {
+    pub(crate) async fn open(url: &str) -> Raw {
         if url.starts_with("sqlite:") {
             Raw::Sqlite(sqlx::SqlitePool::connect(url).await.unwrap())
         } else {
@@ -581,7 +597,7 @@ impl Raw {
     }
 
     /// Runs `sql`, written with `$1`, `$2`… for its arguments.
-    async fn execute(&self, sql: &str, args: Vec<Arg>) {
+    pub(crate) async fn execute(&self, sql: &str, args: Vec<Arg>) {
         match self {
             Raw::Sqlite(pool) => {
                 let sql = sql.replace('$', "?");
@@ -609,8 +625,20 @@ impl Raw {
         }
     }
 
+    /// The first column of every row of `sql`, a text.
+    pub(crate) async fn texts(&self, sql: &str) -> Vec<String> {
+        match self {
+            Raw::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+            Raw::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+        }
+    }
+
+    pub(crate) fn is_postgres(&self) -> bool {
+        matches!(self, Raw::Postgres(_))
+    }
+
     /// The first column of every row of `sql`, an integer.
-    async fn integers(&self, sql: &str) -> Vec<i64> {
+    pub(crate) async fn integers(&self, sql: &str) -> Vec<i64> {
         match self {
             Raw::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
             Raw::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
