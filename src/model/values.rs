@@ -5,7 +5,10 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-/// A multi-lingual string: locale → text, in the order given. The second
+/// A multi-lingual string: locale → text. Written (stored, exported,
+/// served) and read back in one canonical form, each locale once (its last
+/// text) in locale order, as the dataset's reader reads an object, so that
+/// equal texts are equal records whoever made them (issue 75). The second
 /// field is true for pretalx's `null` (a text never set, where pretalx's
 /// column is nullable): it has no texts, the legacy API and the exports
 /// show it as `{}` like any empty text, v1 as `null` as pretalx does, and
@@ -54,10 +57,45 @@ impl I18n {
     }
 }
 
+impl I18n {
+    /// Whether the texts are in the canonical form: locales in order, each
+    /// once.
+    pub fn is_canonical(&self) -> bool {
+        self.0.windows(2).all(|w| w[0].0 < w[1].0)
+    }
+}
+
+/// `pairs` in the canonical form: by locale, the last text of a repeated
+/// one kept.
+fn canonical<T>(pairs: &mut Vec<T>, locale: impl Fn(&T) -> &str) {
+    if pairs.windows(2).all(|w| locale(&w[0]) < locale(&w[1])) {
+        return;
+    }
+    // Stable: equal locales keep their order, and the last one wins.
+    pairs.sort_by(|a, b| locale(a).cmp(locale(b)));
+    let mut kept: Vec<T> = Vec::with_capacity(pairs.len());
+    for pair in pairs.drain(..) {
+        match kept.last_mut() {
+            Some(last) if locale(last) == locale(&pair) => *last = pair,
+            _ => kept.push(pair),
+        }
+    }
+    *pairs = kept;
+}
+
 impl Serialize for I18n {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (locale, text) in &self.0 {
+        if self.is_canonical() {
+            let mut map = serializer.serialize_map(Some(self.0.len()))?;
+            for (locale, text) in &self.0 {
+                map.serialize_entry(locale, text)?;
+            }
+            return map.end();
+        }
+        let mut pairs: Vec<&(String, String)> = self.0.iter().collect();
+        canonical(&mut pairs, |(locale, _)| locale.as_str());
+        let mut map = serializer.serialize_map(Some(pairs.len()))?;
+        for (locale, text) in pairs {
             map.serialize_entry(locale, text)?;
         }
         map.end()
@@ -78,7 +116,7 @@ impl utoipa::PartialSchema for I18n {
 
 impl utoipa::ToSchema for I18n {}
 
-/// Reads the object form, keeping its order (a `HashMap` would lose it).
+/// Reads the object form into the canonical form (as `Serialize` writes it).
 impl<'de> Deserialize<'de> for I18n {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct I18nVisitor;
@@ -92,6 +130,7 @@ impl<'de> Deserialize<'de> for I18n {
                 while let Some(pair) = map.next_entry::<String, String>()? {
                     pairs.push(pair);
                 }
+                canonical(&mut pairs, |(locale, _)| locale.as_str());
                 Ok(I18n(pairs, false))
             }
             fn visit_unit<E: serde::de::Error>(self) -> Result<I18n, E> {

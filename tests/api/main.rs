@@ -29,6 +29,7 @@ mod reviews;
 mod reviews_rooms_tags;
 mod roles;
 mod rooms;
+mod round_trip;
 mod speaker_codes;
 mod speakers;
 mod storage;

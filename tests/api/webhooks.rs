@@ -13,6 +13,8 @@ use serde_json::{json, Value};
 
 use confapi::webhooks::{self, Options, Stats};
 
+use confapi::dataset::{demo, export, validate};
+
 use crate::helpers::{mini, TestServer};
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -478,4 +480,89 @@ async fn https_receivers_are_checked_against_the_trusted_roots() {
         .snapshot()
         .iter()
         .any(|(_, s)| s.sent == 0 && s.failed > 0));
+}
+
+/// Issue 75: the demo, written by its generator, then exported, one public
+/// talk's title changed in democonf, imported. Each of democonf's
+/// subscriptions gets one delivery naming that submission and talk; none of
+/// democonf2's gets anything (its records are not written: no generation,
+/// no feed item, no delivery).
+#[tokio::test]
+async fn one_changed_title_is_one_delivery_per_view_and_none_in_other_events() {
+    let receiver = Receiver::start().await;
+    let (mut dataset, _) = demo::generate(&demo::DemoOptions::default());
+    let orga = dataset
+        .users
+        .iter()
+        .find(|u| u.email == "orga@demo.example")
+        .map(|u| u.code.to_string())
+        .unwrap();
+    for (event, name) in dataset.events.iter_mut().zip(["one", "two"]) {
+        event.webhooks = ["public", "orga"]
+            .into_iter()
+            .map(|view| confapi::model::Webhook {
+                url: format!("{}/{name}-{view}", receiver.base),
+                secret: SECRET.into(),
+                as_user: (view == "orga").then(|| orga.clone()),
+                kinds: Vec::new(),
+            })
+            .collect();
+    }
+    let server = TestServer::start(&[]).await;
+    server.store.import(&dataset, None).await.expect("demo");
+    server.cache.refresh().await.expect("reload");
+    webhooks::start(
+        server.cache.clone(),
+        server.webhooks.clone(),
+        Options {
+            allow_private: true,
+            ..Options::default()
+        },
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let talk = server.anon().all("/api/events/democonf/talks/").await[0]["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let exported = server.store.export(&[]).await.expect("export");
+    let mut doc = export::to_json(&exported);
+    let submission = doc["events"][0]["submissions"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|s| s["code"] == talk.as_str())
+        .unwrap();
+    submission["title"] = json!("A title changed by hand");
+    let read = validate::parse_value(&doc).expect("valid");
+    server.store.import(&read, None).await.expect("import");
+    server.cache.refresh().await.expect("reload");
+    let generation = server.cache.cached_generation();
+    let expected = json!([
+        {"kind": "submission", "code": talk, "action": "updated"},
+        {"kind": "talk", "code": talk, "action": "updated"}
+    ]);
+    for path in ["one-public", "one-orga"] {
+        let got = receiver.wait_for(path, 1, Duration::from_secs(5)).await;
+        assert_eq!(got.len(), 1, "{path}: {got:?}");
+        assert_eq!(got[0].body["generation"], json!(generation), "{path}");
+        assert_eq!(got[0].body["changes"], expected, "{path}");
+    }
+    // Time for any further delivery to arrive.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for (path, count) in [
+        ("one-public", 1),
+        ("one-orga", 1),
+        ("two-public", 0),
+        ("two-orga", 0),
+    ] {
+        let attempts: Vec<Received> = receiver
+            .attempts
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| r.path == path)
+            .cloned()
+            .collect();
+        assert_eq!(attempts.len(), count, "{path}: {attempts:?}");
+    }
 }

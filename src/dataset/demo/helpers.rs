@@ -7,11 +7,23 @@ use fastrand::Rng;
 
 use crate::model::{I18n, Timestamp};
 
+/// The English text of `text` (else its first): what the demo's own
+/// texts quote, whatever the order of its locales.
+pub(super) fn english(text: &I18n) -> Option<&str> {
+    text.0
+        .iter()
+        .find(|(locale, _)| locale == "en")
+        .or(text.0.first())
+        .map(|(_, text)| text.as_str())
+}
+
+/// In the canonical form (locales in order), as an import reads it back.
 pub(super) fn i18n(en: &str, de: Option<&str>) -> I18n {
-    let mut texts = vec![("en".to_string(), en.to_string())];
+    let mut texts = Vec::with_capacity(2);
     if let Some(de) = de {
         texts.push(("de".to_string(), de.to_string()));
     }
+    texts.push(("en".to_string(), en.to_string()));
     I18n(texts, false)
 }
 

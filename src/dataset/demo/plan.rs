@@ -73,10 +73,11 @@ impl EventPlan {
         EventPlan {
             kind,
             slug,
+            // In the canonical form: locales in order.
             name: I18n(
                 vec![
-                    ("en".into(), format!("{en} {year}")),
                     ("de".into(), format!("{de} {year}")),
+                    ("en".into(), format!("{en} {year}")),
                 ],
                 false,
             ),

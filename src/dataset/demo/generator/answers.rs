@@ -2,6 +2,7 @@
 
 use chrono::Duration;
 
+use super::super::helpers::english;
 use super::super::plan::EventPlan;
 use super::super::questions::{questions_for, QuestionTemplate, Sample, Scope, QUESTIONS};
 use super::super::words::LEARNING_OUTCOMES;
@@ -83,7 +84,7 @@ impl Generator {
             Sample::Choice => {
                 let option = &question.options[self.rng.usize(..question.options.len())];
                 options.push(option.id);
-                option.answer.texts().next().unwrap_or_default().to_string()
+                english(&option.answer).unwrap_or_default().to_string()
             }
             Sample::Choices => {
                 let count = 1 + self.rng.usize(..3);
@@ -93,7 +94,7 @@ impl Generator {
                 options = chosen.iter().map(|&o| question.options[o].id).collect();
                 chosen
                     .iter()
-                    .filter_map(|&o| question.options[o].answer.texts().next())
+                    .filter_map(|&o| english(&question.options[o].answer))
                     .collect::<Vec<_>>()
                     .join(", ")
             }

@@ -3,6 +3,7 @@
 
 use chrono::Duration;
 
+use super::super::helpers::english;
 use super::super::plan::{EventKind, EventPlan};
 use super::super::tables::{REVIEW_COUNTS, SCORES};
 use super::super::words::REVIEW_TEXTS;
@@ -149,7 +150,7 @@ impl Generator {
         let track_names: Vec<&str> = tracks
             .iter()
             .filter(|t| limit.contains(&t.id))
-            .filter_map(|t| t.name.texts().next())
+            .filter_map(|t| english(&t.name))
             .collect();
         let organisers = Team {
             can_change_submissions: true,

@@ -1,7 +1,7 @@
 //! Submissions: their speakers, state-dependent details, texts and
 //! resources.
 
-use super::super::helpers::{capitalise_first, title_case, url_slug};
+use super::super::helpers::{capitalise_first, english, title_case, url_slug};
 use super::super::plan::EventPlan;
 use super::super::tables::{ANONYMISED, OTHER_DURATIONS, SPEAKER_COUNTS, WORKSHOP};
 use super::super::words::{words, Words, COMPANIES, INTERNAL_NOTES, SPEAKER_NOTES};
@@ -196,7 +196,7 @@ impl Generator {
     }
 
     pub(super) fn make_opening_talk(&mut self, plan: &EventPlan, submission: &mut Submission) {
-        let name = plan.name.texts().next().unwrap_or("DemoConf").to_string();
+        let name = english(&plan.name).unwrap_or("DemoConf").to_string();
         submission.title = format!("Opening: Welcome to {name}");
         submission.abstract_ = format!(
             "The organisers welcome everyone to {name}, explain the house rules and code of conduct, \
