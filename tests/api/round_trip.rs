@@ -193,6 +193,9 @@ async fn export_then_import_writes_nothing_whatever_wrote_the_events() {
             api,
             organiser: None,
             ca_certs: Vec::new(),
+            max_body: confapi::sync::client::DEFAULT_MAX_BODY,
+            round_timeout: confapi::sync::client::DEFAULT_ROUND_TIMEOUT,
+            redirect_hosts: Vec::new(),
         };
         let round = confapi::sync::run_once(&options, &*mirror.store, &|_| {})
             .await

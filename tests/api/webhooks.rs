@@ -34,6 +34,8 @@ enum Mode {
     Down,
     /// 410 to `/public`, the others as `Ok`.
     PublicGone,
+    /// 200 with a body that never ends (a hostile receiver).
+    EndlessAnswer,
 }
 
 #[derive(Clone)]
@@ -79,6 +81,14 @@ impl Receiver {
                             Mode::Ok | Mode::PublicGone => {
                                 state.got.lock().unwrap().push(received);
                                 StatusCode::NO_CONTENT.into_response()
+                            }
+                            Mode::EndlessAnswer => {
+                                state.got.lock().unwrap().push(received);
+                                let chunk = Bytes::from(vec![b'x'; 64 * 1024]);
+                                let endless = futures_util::stream::repeat_with(move || {
+                                    Ok::<_, std::convert::Infallible>(chunk.clone())
+                                });
+                                axum::body::Body::from_stream(endless).into_response()
                             }
                             Mode::Down => (
                                 StatusCode::SERVICE_UNAVAILABLE,
@@ -565,4 +575,33 @@ async fn one_changed_title_is_one_delivery_per_view_and_none_in_other_events() {
             .collect();
         assert_eq!(attempts.len(), count, "{path}: {attempts:?}");
     }
+}
+
+/// The sender reads a receiver's status and headers, never its body: a
+/// receiver that answers 200 with a body that never ends has its delivery
+/// counted once, and the next generation follows as soon as it is made
+/// (issue 74).
+#[tokio::test]
+async fn a_receiver_answering_an_endless_body_is_not_read() {
+    let receiver = Receiver::start().await;
+    let (server, _) = start(&receiver).await;
+    receiver.set(Mode::EndlessAnswer);
+    let mut data = with_hooks(&receiver);
+    for (n, title) in ["One", "Two"].into_iter().enumerate() {
+        data["events"][0]["submissions"][0]["title"] = json!(title);
+        server.import(&data).await;
+        let got = receiver
+            .wait_for("orga", n + 1, Duration::from_secs(5))
+            .await;
+        assert_eq!(got.len(), n + 1, "{got:?}");
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let attempts = receiver
+        .attempts
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| r.path == "orga")
+        .count();
+    assert_eq!(attempts, 2, "each delivery once, none retried");
 }
