@@ -278,8 +278,8 @@ fn main() -> ExitCode {
     // A command that builds a dataset and ends (import, sync, export, ...)
     // pays for huge pages when it first touches them and gains nothing; a
     // server's snapshot is read for hours, and its lists are served faster
-    // with them (fewer TLB misses: BENCHMARKS.md, "Transparent huge pages
-    // off").
+    // with them (fewer TLB misses: docs/bench-log.md, "Transparent huge
+    // pages off, and the sync's copies").
     if !matches!(cli.command, Command::Serve { .. }) {
         confapi::memory::disable_transparent_huge_pages();
     }
